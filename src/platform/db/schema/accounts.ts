@@ -1,0 +1,98 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const accounts = pgTable('accounts', {
+  id: uuid('id').primaryKey(),
+  parentId: uuid('parent_id'),
+  businessName: text('business_name').notNull(),
+  email: text('email'),
+  abn: text('abn'),
+  // The balance lives on the row so a debit is one conditional UPDATE; the ledger explains every change to it.
+  credits: integer('credits').notNull().default(0),
+  accountStatus: text('account_status').notNull().default('active'),
+  hierarchyEnabled: boolean('hierarchy_enabled').notNull().default(false),
+  dailyLimit: integer('daily_limit'),
+  managedByParent: boolean('managed_by_parent').notNull().default(true),
+  teamAccessFromParent: boolean('team_access_from_parent').notNull().default(false),
+  optoutExempt: boolean('optout_exempt').notNull().default(false),
+  inheritParentSenders: boolean('inherit_parent_senders').notNull().default(false),
+  settings: jsonb('settings').notNull().default({}),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  closedAt: ts('closed_at'),
+}, (t) => [
+  check('accounts_credits_non_negative', sql`${t.credits} >= 0`),
+  index('accounts_parent_idx').on(t.parentId, t.createdAt),
+]);
+
+export const apiKeys = pgTable('api_keys', {
+  id: uuid('id').primaryKey(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  name: text('name').notNull(),
+  prefix: text('prefix').notNull(),
+  // SHA-256 of the whole key, hex. Keys carry 160 random bits, so an unsalted fast hash is the right tool.
+  hash: text('hash').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  revokedAt: ts('revoked_at'),
+  lastUsedAt: ts('last_used_at'),
+}, (t) => [
+  uniqueIndex('api_keys_hash_idx').on(t.hash),
+  index('api_keys_account_idx').on(t.accountId, t.createdAt),
+]);
+
+export const accountUsers = pgTable('account_users', {
+  id: uuid('id').primaryKey(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  email: text('email').notNull(),
+  name: text('name'),
+  canSend: boolean('can_send').notNull().default(true),
+  canBilling: boolean('can_billing').notNull().default(false),
+  status: text('status').notNull().default('active'),
+  source: text('source').notNull().default('direct'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  removedAt: ts('removed_at'),
+}, (t) => [
+  uniqueIndex('account_users_email_idx').on(t.accountId, sql`lower(${t.email})`).where(sql`${t.removedAt} is null`),
+]);
+
+export const creditLedger = pgTable('credit_ledger', {
+  id: uuid('id').primaryKey(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  // grant | admin | send | refund | allocate | recall | close — transfers carry the other side's account id.
+  kind: text('kind').notNull(),
+  delta: integer('delta').notNull(),
+  balanceAfter: integer('balance_after').notNull(),
+  messageId: uuid('message_id'),
+  campaignId: uuid('campaign_id'),
+  counterpartyId: uuid('counterparty_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [
+  index('credit_ledger_account_idx').on(t.accountId, t.createdAt),
+  index('credit_ledger_message_idx').on(t.messageId).where(sql`${t.messageId} is not null`),
+]);
+
+// Messages accepted per account per Australia/Sydney day: an atomic counter, so the daily cap holds under races.
+export const dailyUsage = pgTable('daily_usage', {
+  accountId: uuid('account_id').notNull(),
+  day: date('day').notNull(),
+  count: integer('count').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.accountId, t.day] })]);
+
+export const idempotencyKeys = pgTable('idempotency_keys', {
+  accountId: uuid('account_id').notNull(),
+  key: text('key').notNull(),
+  route: text('route').notNull(),
+  requestHash: text('request_hash').notNull(),
+  // null while the first request is in flight
+  responseStatus: integer('response_status'),
+  responseBody: text('response_body'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  expiresAt: ts('expires_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.accountId, t.key] }),
+  index('idempotency_keys_expiry_idx').on(t.expiresAt),
+]);

@@ -1,0 +1,3 @@
+export * from './accounts.ts';
+export * from './messaging.ts';
+export * from './webhooks.ts';

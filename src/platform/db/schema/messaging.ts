@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid,
+} from 'drizzle-orm/pg-core';
+import { accounts } from './accounts.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const campaigns = pgTable('campaigns', {
+  id: uuid('id').primaryKey(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  // null for batches sent without a name; a name groups /send calls (unique per account)
+  name: text('name'),
+  messageBody: text('message_body'),
+  recipientCount: integer('recipient_count').notNull().default(0),
+  partsPerMessage: integer('parts_per_message').notNull().default(1),
+  totalCredits: integer('total_credits').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('campaigns_name_idx').on(t.accountId, t.name).where(sql`${t.name} is not null`),
+  index('campaigns_account_idx').on(t.accountId, t.createdAt),
+]);
+
+export const messages = pgTable('messages', {
+  id: uuid('id').primaryKey(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  campaignId: uuid('campaign_id'),
+  recipient: text('recipient').notNull(),
+  country: text('country').notNull(),
+  sender: text('sender').notNull(),
+  // null once the retention job has removed the content
+  body: text('body'),
+  parts: integer('parts').notNull(),
+  credits: integer('credits').notNull(),
+  // queued → sent → delivered | failed (failed also straight from queued when the SMSC refuses it)
+  status: text('status').notNull().default('queued'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  sentAt: ts('sent_at'),
+  // dispatcher bookkeeping
+  attempts: smallint('attempts').notNull().default(0),
+  nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+  leaseUntil: ts('lease_until'),
+  smscMessageId: text('smsc_message_id'),
+  errorCode: text('error_code'),
+  // final receipt
+  dlrStatus: text('dlr_status'),
+  dlrReceivedAt: ts('dlr_received_at'),
+  dlrErrorCode: text('dlr_error_code'),
+  // one-tap opt-out link code, when the body used {{OptOutLink}}
+  optoutCode: text('optout_code'),
+  contentDeletedAt: ts('content_deleted_at'),
+}, (t) => [
+  index('messages_account_created_idx').on(t.accountId, t.createdAt),
+  index('messages_campaign_idx').on(t.campaignId, t.id).where(sql`${t.campaignId} is not null`),
+  // The dispatcher's queue: only queued rows are in it, so it stays small however large the table grows.
+  index('messages_queue_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+  index('messages_smsc_id_idx').on(t.smscMessageId).where(sql`${t.smscMessageId} is not null`),
+  // in_reply_to and shared-number routing: the latest message from a sender to a number
+  index('messages_conversation_idx').on(t.recipient, t.sender, t.createdAt),
+  uniqueIndex('messages_optout_code_idx').on(t.optoutCode).where(sql`${t.optoutCode} is not null`),
+  index('messages_retention_idx').on(t.createdAt).where(sql`${t.body} is not null`),
+]);
+
+export const inboundMessages = pgTable('inbound_messages', {
+  id: uuid('id').primaryKey(),
+  // null when no account could be found for the receiving number and sender
+  accountId: uuid('account_id'),
+  from: text('from_number').notNull(),
+  to: text('to_number').notNull(),
+  body: text('body'),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+  inReplyTo: uuid('in_reply_to'),
+  isOptout: boolean('is_optout').notNull().default(false),
+  // the SMSC's identity of the MO (for dedupe of a deliver_sm resent after a crash)
+  carrierRef: text('carrier_ref'),
+  contentDeletedAt: ts('content_deleted_at'),
+}, (t) => [
+  index('inbound_account_received_idx').on(t.accountId, t.receivedAt),
+  uniqueIndex('inbound_carrier_ref_idx').on(t.carrierRef).where(sql`${t.carrierRef} is not null`),
+  index('inbound_retention_idx').on(t.receivedAt).where(sql`${t.body} is not null`),
+]);
+
+// Parts of a multi-part MO waiting for their siblings; kept in the database so an acknowledged part survives a crash.
+export const inboundFragments = pgTable('inbound_fragments', {
+  from: text('from_number').notNull(),
+  to: text('to_number').notNull(),
+  ref: integer('ref').notNull(),
+  total: smallint('total').notNull(),
+  seq: smallint('seq').notNull(),
+  text: text('text').notNull(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.from, t.to, t.ref, t.seq] })]);
+
+// A receipt that arrived before its submit_sm_resp, parked until the SMSC message id is known.
+export const pendingReceipts = pgTable('pending_receipts', {
+  smscMessageId: text('smsc_message_id').primaryKey(),
+  receipt: jsonb('receipt').notNull(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+});
+
+export const optouts = pgTable('optouts', {
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  number: text('number').notNull(),
+  // keyword | link | api
+  source: text('source').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [
+  primaryKey({ columns: [t.accountId, t.number] }),
+  index('optouts_created_idx').on(t.accountId, t.createdAt),
+]);
+
+export const senderIds = pgTable('sender_ids', {
+  id: uuid('id').primaryKey(),
+  senderId: text('sender_id').notNull(),
+  abn: text('abn').notNull(),
+  // the account that asked for it, for the record; use is decided by ABN
+  accountId: uuid('account_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [uniqueIndex('sender_ids_unique_idx').on(sql`lower(${t.senderId})`, t.abn)]);
+
+export const numbers = pgTable('numbers', {
+  id: uuid('id').primaryKey(),
+  number: text('number').notNull(),
+  country: text('country').notNull(),
+  priceMonthly: numeric('price_monthly', { precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
+  // the holder; null while the number is in the operator's pool
+  accountId: uuid('account_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  assignedAt: ts('assigned_at'),
+}, (t) => [
+  uniqueIndex('numbers_number_idx').on(t.number),
+  index('numbers_account_idx').on(t.accountId, t.number),
+  index('numbers_pool_idx').on(t.country, t.number).where(sql`${t.accountId} is null`),
+]);

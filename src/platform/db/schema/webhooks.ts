@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import { boolean, customType, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  accountId: uuid('account_id').notNull(),
+  // delivery_receipt | inbound
+  kind: text('kind').notNull(),
+  url: text('url').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  // AES-256-GCM sealed signing secret; null until the first rotation
+  secretSealed: bytea('secret_sealed'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.kind] })]);
+
+// The outbox: one row per event, written in the same transaction as the receipt or inbound message.
+export const webhookDeliveries = pgTable('webhook_deliveries', {
+  id: uuid('id').primaryKey(),
+  accountId: uuid('account_id').notNull(),
+  event: text('event').notNull(),
+  messageId: uuid('message_id'),
+  // the exact bytes POSTed on every attempt
+  body: text('body').notNull(),
+  // pending | delivered | failed
+  status: text('status').notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+  leaseUntil: ts('lease_until'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  completedAt: ts('completed_at'),
+}, (t) => [
+  index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  index('webhook_deliveries_account_idx').on(t.accountId, t.createdAt),
+]);
+
+export const webhookAttempts = pgTable('webhook_attempts', {
+  id: uuid('id').primaryKey(),
+  deliveryId: uuid('delivery_id').notNull(),
+  attemptedAt: ts('attempted_at').notNull().defaultNow(),
+  statusCode: integer('status_code'),
+  error: text('error'),
+  durationMs: integer('duration_ms').notNull(),
+}, (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)]);
