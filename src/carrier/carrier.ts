@@ -14,7 +14,11 @@ export interface SubmitRequest {
 }
 
 export type SubmitResult =
-  | { ok: true; smscMessageId: string }
+  /**
+   * smscMessageId is normalised (normaliseMessageId) and is the first segment's; a concatenated message gets
+   * one receipt per segment, each naming its own segment, so segmentIds lists every segment's id in order.
+   */
+  | { ok: true; smscMessageId: string; segmentIds?: string[] }
   /** permanent: the SMSC refused this message and will refuse it again; otherwise retry later. */
   | { ok: false; permanent: boolean; errorCode: string; message: string };
 

@@ -21,6 +21,8 @@ CREATE TABLE "accounts" (
 	"account_status" text DEFAULT 'active' NOT NULL,
 	"hierarchy_enabled" boolean DEFAULT false NOT NULL,
 	"daily_limit" integer,
+	"daily_day" date,
+	"daily_count" integer DEFAULT 0 NOT NULL,
 	"managed_by_parent" boolean DEFAULT true NOT NULL,
 	"team_access_from_parent" boolean DEFAULT false NOT NULL,
 	"optout_exempt" boolean DEFAULT false NOT NULL,
@@ -53,13 +55,6 @@ CREATE TABLE "credit_ledger" (
 	"campaign_id" uuid,
 	"counterparty_id" uuid,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
-);
---> statement-breakpoint
-CREATE TABLE "daily_usage" (
-	"account_id" uuid NOT NULL,
-	"day" date NOT NULL,
-	"count" integer DEFAULT 0 NOT NULL,
-	CONSTRAINT "daily_usage_account_id_day_pk" PRIMARY KEY("account_id","day")
 );
 --> statement-breakpoint
 CREATE TABLE "idempotency_keys" (

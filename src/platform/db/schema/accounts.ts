@@ -16,6 +16,10 @@ export const accounts = pgTable('accounts', {
   accountStatus: text('account_status').notNull().default('active'),
   hierarchyEnabled: boolean('hierarchy_enabled').notNull().default(false),
   dailyLimit: integer('daily_limit'),
+  // Messages accepted on daily_day (Australia/Sydney). On the account row so the cap is checked and counted in
+  // the same conditional UPDATE that debits credits: exact under any concurrency.
+  dailyDay: date('daily_day'),
+  dailyCount: integer('daily_count').notNull().default(0),
   managedByParent: boolean('managed_by_parent').notNull().default(true),
   teamAccessFromParent: boolean('team_access_from_parent').notNull().default(false),
   optoutExempt: boolean('optout_exempt').notNull().default(false),
@@ -74,13 +78,6 @@ export const creditLedger = pgTable('credit_ledger', {
   index('credit_ledger_account_idx').on(t.accountId, t.createdAt),
   index('credit_ledger_message_idx').on(t.messageId).where(sql`${t.messageId} is not null`),
 ]);
-
-// Messages accepted per account per Australia/Sydney day: an atomic counter, so the daily cap holds under races.
-export const dailyUsage = pgTable('daily_usage', {
-  accountId: uuid('account_id').notNull(),
-  day: date('day').notNull(),
-  count: integer('count').notNull().default(0),
-}, (t) => [primaryKey({ columns: [t.accountId, t.day] })]);
 
 export const idempotencyKeys = pgTable('idempotency_keys', {
   accountId: uuid('account_id').notNull(),

@@ -1,0 +1,85 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from './platform/logger.ts';
+import type { Services } from './services.ts';
+import { uuidv7 } from './platform/ids.ts';
+import { registerErrorHandling } from './platform/http/errors.ts';
+import { validatorCompiler } from './platform/http/validation.ts';
+import { requireApiKey } from './platform/http/auth.ts';
+import type { RateLimiter } from './platform/http/rate-limit/index.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { messageRoutes } from './modules/messages/messages.routes.ts';
+import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { optoutRoutes } from './modules/optouts/optouts.routes.ts';
+
+export interface AppDeps {
+  services: Services;
+  limiter: RateLimiter;
+  logger: Logger | false;
+  adminToken: string | null;
+}
+
+const BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : uuidv7();
+    },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // An empty body with a JSON content type (some clients send one on bodyless POST and DELETE) is no body.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const err = Object.assign(new Error('The request body is not valid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+      done(err, undefined);
+    }
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tasman SMS API',
+        version: '1.0.0',
+        description: 'Send SMS to Australian and New Zealand mobiles, track delivery, read replies, honour opt-outs.',
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: tsm_…' },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token (TASMAN_ADMIN_TOKEN)' },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
+
+  await app.register(adminRoutes, { services: deps.services, adminToken: deps.adminToken });
+  await app.register(async (scope) => {
+    requireApiKey(scope, { authenticate: deps.services.authenticate, limiter: deps.limiter });
+    await scope.register(messageRoutes, { services: deps.services });
+    await scope.register(campaignRoutes, { services: deps.services });
+    await scope.register(optoutRoutes, { services: deps.services });
+  });
+  return app as unknown as FastifyInstance;
+}

@@ -1,0 +1,217 @@
+// The built-in SMSC: a real SMPP 3.4 server on TCP for development and tests. It accepts binds, answers
+// submit_sm with a hex message id and, dlrDelayMs later, sends one delivery receipt per submit_sm (so one per
+// segment), chosen by the recipient's last three digits:
+//   999 undelivered, 998 expired, 997 never a receipt, 996 submit refused (ESME_RINVDSTADR, permanent),
+//   anything else delivered.
+// Like a real SMSC it resends any deliver_sm (receipt or MO) whose deliver_sm_resp is missing, late or not OK,
+// so the ESME's at-least-once handling gets exercised.
+import net from 'node:net';
+import { randomBytes, randomInt } from 'node:crypto';
+import { createSession, type Session } from '../smpp/session.ts';
+import { responseTo } from '../smpp/codec.ts';
+import { MessageState, Npi, shortMessageDefaults, Status, Ton, type Pdu, type ShortMessageFields, type ShortMessagePdu } from '../smpp/pdu-types.ts';
+import { decodeShortMessage, segmentText } from '../smpp/segment.ts';
+import { silentLogger, type Logger } from '../smpp/logger.ts';
+
+export interface SimulatorOptions {
+  port: number;
+  host?: string;
+  dlrDelayMs?: number;
+  /** When set, binds must carry these credentials. */
+  systemId?: string;
+  password?: string;
+  /** How long to wait for a deliver_sm_resp before resending (default 10 s). */
+  resendAfterMs?: number;
+  /** Pause between resends (default 1 s). */
+  retryDelayMs?: number;
+  logger?: Logger;
+}
+
+export interface Simulator {
+  /** The listening port (the ephemeral one when started with port 0). */
+  readonly port: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Sends an MO message (split into UDH parts when long); resolves when every part was acknowledged. */
+  injectInbound(message: { from: string; to: string; text: string }): Promise<void>;
+}
+
+export type ReceiptOutcome = 'delivered' | 'undelivered' | 'expired' | 'none' | 'refused';
+
+export function outcomeFor(destination: string): ReceiptOutcome {
+  switch (destination.slice(-3)) {
+    case '999': return 'undelivered';
+    case '998': return 'expired';
+    case '997': return 'none';
+    case '996': return 'refused';
+    default: return 'delivered';
+  }
+}
+
+const RECEIPT = {
+  delivered: { stat: 'DELIVRD', state: MessageState.DELIVERED, err: '000', dlvrd: '001' },
+  undelivered: { stat: 'UNDELIV', state: MessageState.UNDELIVERABLE, err: '001', dlvrd: '000' },
+  expired: { stat: 'EXPIRED', state: MessageState.EXPIRED, err: '000', dlvrd: '000' },
+} as const;
+
+/** YYMMDDhhmm in UTC, the receipt date format. */
+const receiptDate = (d: Date): string => d.toISOString().replace(/[-:T]/g, '').slice(2, 12);
+
+const addressOf = (value: string): { ton: number; npi: number; addr: string } =>
+  /^\+\d+$/.test(value) ? { ton: Ton.INTERNATIONAL, npi: Npi.ISDN, addr: value.slice(1) }
+    : /^\d+$/.test(value) ? { ton: Ton.UNKNOWN, npi: Npi.ISDN, addr: value }
+      : { ton: Ton.ALPHANUMERIC, npi: Npi.UNKNOWN, addr: value };
+
+interface Connection {
+  session: Session;
+  bound?: 'transmitter' | 'receiver' | 'transceiver';
+}
+
+interface Outgoing {
+  pdu: ShortMessagePdu;
+  prefer?: Connection;
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+export function createSimulator(options: SimulatorOptions): Simulator {
+  const log = options.logger ?? silentLogger;
+  const host = options.host ?? '127.0.0.1';
+  const dlrDelayMs = options.dlrDelayMs ?? 200;
+  const resendAfterMs = options.resendAfterMs ?? 10_000;
+  const retryDelayMs = options.retryDelayMs ?? 1_000;
+  const connections = new Set<Connection>();
+  const waiting: Outgoing[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const outstanding = new Set<Outgoing>();
+  let stopped = false;
+  let port = options.port;
+
+  const later = (ms: number, fn: () => void): void => {
+    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    timers.add(t);
+  };
+
+  const canReceive = (c: Connection): boolean =>
+    c.session.isOpen() && (c.bound === 'receiver' || c.bound === 'transceiver');
+
+  function send(item: Outgoing): void {
+    if (stopped) return;
+    const target = item.prefer && canReceive(item.prefer) ? item.prefer : [...connections].find(canReceive);
+    if (!target) { waiting.push(item); return; }
+    target.session.request(item.pdu).then(
+      (resp) => {
+        if (resp.status === Status.ESME_ROK) { outstanding.delete(item); item.resolve(); return; }
+        log.info({ status: resp.status }, 'simulator: deliver_sm refused, resending later');
+        later(retryDelayMs, () => send(item));
+      },
+      (err: Error) => {
+        log.info({ err: err.message }, 'simulator: deliver_sm unacknowledged, resending later');
+        later(retryDelayMs, () => send(item));
+      },
+    );
+  }
+
+  function deliver(fields: ShortMessageFields, tlvs: ShortMessagePdu['tlvs'], prefer?: Connection): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const item: Outgoing = { pdu: { command: 'deliver_sm', sequence: 0, status: 0, ...fields, tlvs }, resolve, reject };
+      if (prefer) item.prefer = prefer;
+      outstanding.add(item);
+      send(item);
+    });
+  }
+
+  function scheduleReceipt(conn: Connection, submit: ShortMessagePdu, messageId: string, outcome: keyof typeof RECEIPT): void {
+    const submitted = new Date();
+    later(dlrDelayMs, () => {
+      const r = RECEIPT[outcome];
+      const sample = decodeShortMessage(submit).text.slice(0, 20);
+      const text = `id:${messageId} sub:001 dlvrd:${r.dlvrd} submit date:${receiptDate(submitted)} ` +
+        `done date:${receiptDate(new Date())} stat:${r.stat} err:${r.err} text:${sample}`;
+      const fields: ShortMessageFields = {
+        ...shortMessageDefaults(),
+        sourceAddrTon: submit.destAddrTon, sourceAddrNpi: submit.destAddrNpi, sourceAddr: submit.destinationAddr,
+        destAddrTon: submit.sourceAddrTon, destAddrNpi: submit.sourceAddrNpi, destinationAddr: submit.sourceAddr,
+        esmClass: 0x04, shortMessage: Buffer.from(text, 'latin1'),
+      };
+      deliver(fields, { receiptedMessageId: messageId, messageState: r.state }, conn).catch(() => {});
+    });
+  }
+
+  async function onRequest(conn: Connection, pdu: Pdu): Promise<Pdu> {
+    switch (pdu.command) {
+      case 'bind_transmitter': case 'bind_receiver': case 'bind_transceiver': {
+        if (conn.bound) return responseTo(pdu, Status.ESME_RALYBND);
+        if (options.systemId !== undefined && pdu.systemId !== options.systemId) return responseTo(pdu, Status.ESME_RINVSYSID);
+        if (options.password !== undefined && pdu.password !== options.password) return responseTo(pdu, Status.ESME_RINVPASWD);
+        conn.bound = pdu.command.slice(5) as Connection['bound'];
+        log.info({ systemId: pdu.systemId, mode: conn.bound }, 'simulator: bound');
+        // Anything that waited for a receiver goes out now.
+        for (const item of waiting.splice(0)) send(item);
+        return { ...responseTo(pdu, Status.ESME_ROK, 'TASMANSIM'), tlvs: { scInterfaceVersion: 0x34 } };
+      }
+      case 'submit_sm': {
+        if (conn.bound !== 'transmitter' && conn.bound !== 'transceiver') return responseTo(pdu, Status.ESME_RINVBNDSTS);
+        const outcome = outcomeFor(pdu.destinationAddr);
+        if (outcome === 'refused') return responseTo(pdu, Status.ESME_RINVDSTADR);
+        const messageId = randomBytes(6).toString('hex').toUpperCase();
+        if (outcome !== 'none' && (pdu.registeredDelivery & 0x03) !== 0) scheduleReceipt(conn, pdu, messageId, outcome);
+        return responseTo(pdu, Status.ESME_ROK, messageId);
+      }
+      default:
+        return responseTo(pdu, Status.ESME_RINVCMDID);
+    }
+  }
+
+  const server = net.createServer((socket) => {
+    if (stopped) { socket.destroy(); return; }
+    const conn = {} as Connection;
+    conn.session = createSession({
+      socket, window: 10, responseTimeoutMs: resendAfterMs, enquireLinkIntervalMs: 0, logger: log,
+      onRequest: (pdu) => onRequest(conn, pdu),
+    });
+    connections.add(conn);
+    void conn.session.closed.then(() => connections.delete(conn));
+  });
+
+  return {
+    get port() { return port; },
+
+    start: () => new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, host, () => {
+        server.off('error', reject);
+        const address = server.address();
+        if (address && typeof address === 'object') port = address.port;
+        log.info({ host, port }, 'SMSC simulator listening');
+        resolve();
+      });
+    }),
+
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      for (const item of outstanding) item.reject(new Error('simulator stopped'));
+      outstanding.clear();
+      waiting.length = 0;
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([...connections].map((c) => c.session.unbind()));
+      for (const c of connections) c.session.destroy(new Error('simulator stopped'));
+      await closing;
+    },
+
+    async injectInbound({ from, to, text }) {
+      if (![...connections].some(canReceive)) throw new Error('no ESME is bound as receiver or transceiver');
+      const encoded = segmentText(text, randomInt(256));
+      const src = addressOf(from);
+      const dst = addressOf(to);
+      await Promise.all(encoded.segments.map((shortMessage) => deliver({
+        ...shortMessageDefaults(),
+        sourceAddrTon: src.ton, sourceAddrNpi: src.npi, sourceAddr: src.addr,
+        destAddrTon: dst.ton, destAddrNpi: dst.npi, destinationAddr: dst.addr,
+        esmClass: encoded.esmClass, dataCoding: encoded.dataCoding, shortMessage,
+      }, {})));
+    },
+  };
+}

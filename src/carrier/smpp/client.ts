@@ -1,0 +1,232 @@
+// The ESME side of the link: keeps one bind_transceiver session up (reconnecting with capped, jittered backoff
+// after any failure), paces submissions (SMPP_TPS token bucket, SMPP_WINDOW outstanding) and backs off when the
+// SMSC throttles. Throttling (ESME_RTHROTTLED, ESME_RMSGQFUL) pauses every submission for a while, doubling on
+// repeats up to maxPauseMs, and the throttled submit_sm is retried here up to `retries` times before its
+// status is handed back; retrying inside keeps the segments of one message together.
+import net from 'node:net';
+import tls from 'node:tls';
+import { LinkError } from './errors.ts';
+import { createSession, type Session } from './session.ts';
+import { responseTo } from './codec.ts';
+import { isThrottleStatus, Status, statusName, type Pdu, type ShortMessageFields, type ShortMessagePdu, type OptionalParams } from './pdu-types.ts';
+import { backoffDelay, createSleeper, createTokenBucket } from './rate.ts';
+import { silentLogger, type Logger } from './logger.ts';
+
+export interface SmppClientOptions {
+  host: string;
+  port: number;
+  systemId: string;
+  password: string;
+  systemType?: string;
+  /** true: TLS with the system's trusted CAs and host name checks; or node tls options (e.g. a private `ca`). */
+  tls?: boolean | tls.ConnectionOptions;
+  /** Outstanding requests without a response (SMPP_WINDOW). */
+  window: number;
+  /** submit_sm per second (SMPP_TPS); 0 for no limit. */
+  tps: number;
+  connectTimeoutMs?: number;
+  responseTimeoutMs?: number;
+  enquireLinkIntervalMs?: number;
+  reconnect?: { initialMs?: number; maxMs?: number };
+  throttle?: { pauseMs?: number; maxPauseMs?: number; retries?: number };
+  /** Called for every deliver_sm; deliver_sm_resp is sent when it settles (ESME_RX_T_APPN if it rejects). */
+  onDeliver(pdu: ShortMessagePdu): Promise<void>;
+  logger?: Logger;
+}
+
+export interface SmppClientState {
+  connected: boolean;
+  bound: boolean;
+  inFlight: number;
+  lastError: string | null;
+}
+
+export interface SmppClient {
+  /** Starts the connect loop; resolves when bound or after `waitMs`, whichever comes first. */
+  start(waitMs?: number): Promise<void>;
+  stop(drainMs?: number): Promise<void>;
+  /**
+   * Sends one submit_sm and resolves with the SMSC's answer (any status; generic_nack comes back as its status).
+   * Rejects with LinkError when the link fails under it: not bound within waitMs, connection lost, no response.
+   */
+  submit(fields: ShortMessageFields, tlvs?: OptionalParams, waitMs?: number): Promise<{ status: number; messageId: string }>;
+  state(): SmppClientState;
+}
+
+export function createSmppClient(options: SmppClientOptions): SmppClient {
+  const log = options.logger ?? silentLogger;
+  const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const { initialMs = 1_000, maxMs = 60_000 } = options.reconnect ?? {};
+  const { pauseMs = 1_000, maxPauseMs = 30_000, retries = 3 } = options.throttle ?? {};
+  const bucket = createTokenBucket(options.tps);
+  const sleeper = createSleeper();
+
+  let stopping = false;
+  let running: Promise<void> | undefined;
+  let current: Session | undefined;
+  let connected = false;
+  let lastError: string | null = null;
+  let pausedUntil = 0;
+  let throttleStreak = 0;
+  const boundWaiters = new Set<() => void>();
+
+  let boundThisRound = false;
+  const setBound = (session: Session | undefined): void => {
+    current = session;
+    if (session) boundThisRound = true;
+    if (session) for (const w of [...boundWaiters]) w();
+  };
+
+  function waitBound(ms: number): Promise<Session | undefined> {
+    if (current?.isOpen()) return Promise.resolve(current);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        boundWaiters.delete(done);
+        resolve(current?.isOpen() ? current : undefined);
+      };
+      const timer = setTimeout(done, ms);
+      boundWaiters.add(done);
+    });
+  }
+
+  function connect(): Promise<net.Socket> {
+    return new Promise((resolve, reject) => {
+      const { host, port } = options;
+      const useTls = options.tls !== undefined && options.tls !== false;
+      const extra = typeof options.tls === 'object' ? options.tls : {};
+      const socket = useTls
+        ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...extra })
+        : net.connect({ host, port });
+      const fail = (err: Error): void => { socket.destroy(); reject(err); };
+      const timer = setTimeout(() => fail(new Error(`connect timeout after ${connectTimeoutMs} ms`)), connectTimeoutMs);
+      socket.once('error', (err) => { clearTimeout(timer); fail(err); });
+      socket.once(useTls ? 'secureConnect' : 'connect', () => {
+        clearTimeout(timer);
+        socket.removeAllListeners('error');
+        socket.setNoDelay(true);
+        socket.setKeepAlive(true, 60_000);
+        resolve(socket);
+      });
+    });
+  }
+
+  async function onRequest(pdu: Pdu): Promise<Pdu> {
+    if (pdu.command !== 'deliver_sm') return responseTo(pdu, Status.ESME_RINVCMDID);
+    try {
+      await options.onDeliver(pdu);
+      return responseTo(pdu, Status.ESME_ROK);
+    } catch (err) {
+      // A temporary application error makes the SMSC deliver it again later: nothing is dropped.
+      log.warn({ err, sequence: pdu.sequence }, 'smpp deliver_sm handler failed; asking the SMSC to resend');
+      return responseTo(pdu, Status.ESME_RX_T_APPN);
+    }
+  }
+
+  async function runOnce(): Promise<void> {
+    const socket = await connect();
+    connected = true;
+    const session = createSession({
+      socket, window: options.window, responseTimeoutMs, onRequest, logger: log,
+      enquireLinkIntervalMs: options.enquireLinkIntervalMs ?? 30_000,
+    });
+    try {
+      const resp = await session.request({
+        command: 'bind_transceiver', sequence: 0, status: 0, tlvs: {}, systemId: options.systemId,
+        password: options.password, systemType: options.systemType ?? '', interfaceVersion: 0x34, addrTon: 0,
+        addrNpi: 0, addressRange: '',
+      });
+      if (resp.status !== Status.ESME_ROK) throw new Error(`bind refused: ${statusName(resp.status)}`);
+    } catch (err) {
+      session.destroy(err as Error);
+      throw err;
+    }
+    log.info({ host: options.host, port: options.port }, 'smpp bound');
+    lastError = null;
+    setBound(session);
+    const reason = await session.closed;
+    setBound(undefined);
+    if (!stopping) {
+      lastError = reason.message;
+      log.warn({ err: reason }, 'smpp session closed');
+    }
+  }
+
+  async function loop(): Promise<void> {
+    let attempt = 0;
+    while (!stopping) {
+      boundThisRound = false;
+      try {
+        await runOnce();
+      } catch (err) {
+        lastError = (err as Error).message;
+        log.warn({ err, attempt }, 'smpp connect or bind failed');
+      }
+      connected = false;
+      setBound(undefined);
+      if (stopping) break;
+      if (boundThisRound) attempt = 0;
+      const delay = backoffDelay(attempt++, initialMs, maxMs);
+      log.info({ delayMs: delay }, 'smpp reconnecting');
+      await sleeper.sleep(delay);
+    }
+  }
+
+  function throttled(): void {
+    const pause = Math.min(maxPauseMs, pauseMs * 2 ** Math.min(throttleStreak++, 20));
+    pausedUntil = Math.max(pausedUntil, Date.now() + pause);
+    log.warn({ pauseMs: pause }, 'smpp throttled by SMSC; pausing submissions');
+  }
+
+  return {
+    async start(waitMs = 10_000) {
+      if (running) return;
+      stopping = false;
+      running = loop();
+      await waitBound(waitMs);
+    },
+
+    async stop(drainMs = 5_000) {
+      stopping = true;
+      sleeper.wake();
+      const session = current;
+      if (session) {
+        const deadline = Date.now() + drainMs;
+        while (session.inFlight() > 0 && Date.now() < deadline && session.isOpen()) await sleeper.sleep(20);
+        await session.unbind();
+      }
+      for (const w of [...boundWaiters]) w();
+      await running;
+      running = undefined;
+    },
+
+    async submit(fields, tlvs = {}, waitMs = 5_000) {
+      for (let attempt = 0; ; attempt++) {
+        while (Date.now() < pausedUntil && !stopping) await sleeper.sleep(pausedUntil - Date.now());
+        if (!stopping) await bucket.take();
+        if (stopping) throw new LinkError('client stopping', 'closed');
+        const session = await waitBound(waitMs);
+        if (!session) throw new LinkError(`not bound${lastError ? `: ${lastError}` : ''}`, 'not_bound');
+        const resp = await session.request({ command: 'submit_sm', sequence: 0, status: 0, ...fields, tlvs });
+        if (isThrottleStatus(resp.status)) {
+          throttled();
+          if (attempt < retries) continue;
+        } else if (resp.status === Status.ESME_ROK) {
+          throttleStreak = 0;
+        }
+        // generic_nack reports a problem with a bare status: a status 0 nack is still not an acceptance.
+        const status = resp.command === 'generic_nack' && resp.status === 0 ? Status.ESME_RSYSERR : resp.status;
+        const messageId = resp.command === 'submit_sm_resp' ? resp.messageId : '';
+        return { status, messageId };
+      }
+    },
+
+    state: () => ({
+      connected,
+      bound: current?.isOpen() ?? false,
+      inFlight: current?.inFlight() ?? 0,
+      lastError,
+    }),
+  };
+}

@@ -1,0 +1,104 @@
+// Text <-> octets for short_message. Outbound: GSM 03.38 default alphabet when every character has a septet
+// (extension characters take two: 0x1B then the code), sent UNPACKED, one septet per octet, which is what
+// data_coding 0 means to nearly every SMSC (the SMSC packs for the air interface); otherwise UCS-2 big-endian,
+// data_coding 8, where characters outside the BMP become surrogate pairs (two code units).
+import { DataCoding } from './pdu-types.ts';
+
+const GSM_BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
+  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+
+const GSM_EXTENSION: ReadonlyArray<[number, string]> = [
+  [0x0a, '\f'], [0x14, '^'], [0x28, '{'], [0x29, '}'], [0x2f, '\\'],
+  [0x3c, '['], [0x3d, '~'], [0x3e, ']'], [0x40, '|'], [0x65, '€'],
+];
+
+export const GSM_ESCAPE = 0x1b;
+
+const encodeBasic = new Map<string, number>();
+[...GSM_BASIC].forEach((ch, i) => { if (i !== GSM_ESCAPE) encodeBasic.set(ch, i); });
+const encodeExt = new Map(GSM_EXTENSION.map(([code, ch]) => [ch, code]));
+const decodeExt = new Map(GSM_EXTENSION);
+const basicChars = [...GSM_BASIC];
+
+/**
+ * The septets of one character: [s] or [0x1B, s]; undefined when it has none. Callers keep these groups
+ * together so a segment boundary never falls inside an escape pair.
+ */
+export function gsmSeptets(ch: string): number[] | undefined {
+  const basic = encodeBasic.get(ch);
+  if (basic !== undefined) return [basic];
+  const ext = encodeExt.get(ch);
+  return ext === undefined ? undefined : [GSM_ESCAPE, ext];
+}
+
+export const isGsmEncodable = (text: string): boolean => [...text].every((ch) => gsmSeptets(ch) !== undefined);
+
+/** Septet count (extension characters count two), or undefined when the text needs UCS-2. */
+export function gsmLength(text: string): number | undefined {
+  let n = 0;
+  for (const ch of text) {
+    const s = gsmSeptets(ch);
+    if (!s) return undefined;
+    n += s.length;
+  }
+  return n;
+}
+
+export function encodeGsm(text: string): Buffer {
+  const out: number[] = [];
+  for (const ch of text) {
+    const s = gsmSeptets(ch);
+    if (!s) throw new RangeError(`character U+${ch.codePointAt(0)?.toString(16)} is not in GSM 03.38`);
+    out.push(...s);
+  }
+  return Buffer.from(out);
+}
+
+/** Unpacked septets to text. An escape before an unknown code shows the basic character, as 03.38 asks. */
+export function decodeGsm(octets: Buffer): string {
+  let out = '';
+  for (let i = 0; i < octets.length; i++) {
+    const septet = (octets[i] ?? 0) & 0x7f;
+    if (septet === GSM_ESCAPE) {
+      const next = octets[i + 1];
+      if (next === undefined) break;
+      i++;
+      out += decodeExt.get(next & 0x7f) ?? basicChars[next & 0x7f] ?? '';
+      continue;
+    }
+    out += basicChars[septet] ?? '';
+  }
+  return out;
+}
+
+export function encodeUcs2(text: string): Buffer {
+  const b = Buffer.from(text, 'utf16le');
+  b.swap16();
+  return b;
+}
+
+export function decodeUcs2(octets: Buffer): string {
+  // An odd trailing octet is a broken SMSC; drop it rather than fail the whole message.
+  const b = Buffer.from(octets.subarray(0, octets.length - (octets.length % 2)));
+  b.swap16();
+  return b.toString('utf16le');
+}
+
+export type InboundDefaultAlphabet = 'gsm' | 'latin1';
+
+/**
+ * Decodes short_message octets (UDH already removed) by data_coding. data_coding 0 is "SMSC default": GSM
+ * unpacked on most SMSCs, but octets above 0x7F cannot be septets, so such a message is read as Latin-1; an SMSC
+ * known to send ASCII/Latin-1 under 0 can be configured with `defaultAlphabet: 'latin1'`.
+ */
+export function decodeText(dataCoding: number, octets: Buffer, defaultAlphabet: InboundDefaultAlphabet = 'gsm'): string {
+  const gsmOrLatin1 = (): string =>
+    defaultAlphabet === 'gsm' && octets.every((o) => o < 0x80) ? decodeGsm(octets) : octets.toString('latin1');
+  if (dataCoding === DataCoding.DEFAULT) return gsmOrLatin1();
+  if (dataCoding === DataCoding.UCS2) return decodeUcs2(octets);
+  // 0xF0-0xFF: message class coding, bit 2 picks 8-bit data over the default alphabet.
+  if ((dataCoding & 0xf0) === 0xf0) return dataCoding & 0x04 ? octets.toString('latin1') : gsmOrLatin1();
+  // 1 (IA5), 3 (Latin-1) and the 8-bit binary codings read best as Latin-1.
+  return octets.toString('latin1');
+}

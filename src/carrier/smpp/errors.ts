@@ -1,0 +1,17 @@
+// Error types the session and client use to tell the carrier whether a failure is worth retrying.
+
+/** The byte stream broke the framing or PDU grammar: the session must close, the link is not trustworthy. */
+export class MalformedPduError extends Error {
+  override name = 'MalformedPduError';
+}
+
+/**
+ * A failure of the link, not of the message: connection lost, response timed out, not bound. The SMSC may or
+ * may not have accepted the PDU, so the caller retries later (at-least-once).
+ */
+export class LinkError extends Error {
+  override name = 'LinkError';
+  constructor(message: string, readonly code: 'connection_lost' | 'response_timeout' | 'not_bound' | 'closed') {
+    super(message);
+  }
+}

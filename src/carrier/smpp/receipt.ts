@@ -1,0 +1,131 @@
+// Delivery receipts (deliver_sm with esm_class receipt bits) and the message id normalisation that lets a
+// receipt find the message it reports on.
+import type { Receipt, ReceiptState } from '../carrier.ts';
+import { EsmClass, MessageState, type ShortMessagePdu } from './pdu-types.ts';
+
+/** How an SMSC writes its message ids: in submit_sm_resp and in receipts they can differ. */
+export type IdBase = 'auto' | 'hex' | 'decimal' | 'string';
+
+/**
+ * The canonical form of an SMSC message id. The dispatcher stores normaliseMessageId(submit id, submitBase) and
+ * the receipt side computes normaliseMessageId(receipt id, receiptBase); equal strings mean the same message.
+ *
+ * Rule: trim and lower-case. Then
+ *  - 'hex':     all hex digits -> the decimal value of the hex number (so hex "00ff" and decimal "255" agree);
+ *  - 'decimal': all decimal digits -> leading zeros stripped;
+ *  - 'auto':    all decimal digits -> as 'decimal'; hex digits with at least one a-f -> as 'hex';
+ *  - anything else (or 'string') -> leading zeros stripped, otherwise unchanged.
+ * 'auto' cannot tell a hex id that happens to be all digits from a decimal one, so an SMSC that answers submits
+ * in hex and writes receipts in decimal (or the reverse) must be configured with explicit bases.
+ */
+export function normaliseMessageId(id: string, base: IdBase = 'auto'): string {
+  const s = id.trim().toLowerCase();
+  const isDecimal = /^[0-9]+$/.test(s);
+  const isHex = /^[0-9a-f]+$/.test(s);
+  if (base === 'hex' && isHex) return BigInt(`0x${s}`).toString(10);
+  if (base === 'auto' && isHex && !isDecimal) return BigInt(`0x${s}`).toString(10);
+  if ((base === 'decimal' || base === 'auto') && isDecimal) return BigInt(s).toString(10);
+  return s.replace(/^0+(?=.)/, '');
+}
+
+export const isReceiptEsmClass = (esmClass: number): boolean =>
+  (esmClass & EsmClass.RECEIPT_MASK) === EsmClass.SMSC_RECEIPT;
+
+const FINAL_STATES = new Set<ReceiptState>(['delivered', 'undelivered', 'expired', 'rejected', 'deleted', 'unknown']);
+
+const STATE_BY_MESSAGE_STATE: Record<number, ReceiptState> = {
+  [MessageState.ENROUTE]: 'enroute',
+  [MessageState.DELIVERED]: 'delivered',
+  [MessageState.EXPIRED]: 'expired',
+  [MessageState.DELETED]: 'deleted',
+  [MessageState.UNDELIVERABLE]: 'undelivered',
+  [MessageState.ACCEPTED]: 'accepted',
+  [MessageState.UNKNOWN]: 'unknown',
+  [MessageState.REJECTED]: 'rejected',
+};
+
+const STATE_BY_STAT: Record<string, ReceiptState> = {
+  DELIVRD: 'delivered', DELIVERED: 'delivered',
+  UNDELIV: 'undelivered', UNDELIVERABLE: 'undelivered', UNDELIVERED: 'undelivered',
+  EXPIRED: 'expired',
+  REJECTD: 'rejected', REJECTED: 'rejected',
+  DELETED: 'deleted',
+  UNKNOWN: 'unknown',
+  ENROUTE: 'enroute',
+  ACCEPTD: 'accepted', ACCEPTED: 'accepted',
+};
+
+export const stateFromStat = (stat: string): ReceiptState => STATE_BY_STAT[stat.trim().toUpperCase()] ?? 'unknown';
+
+export const stateFromMessageState = (state: number): ReceiptState => STATE_BY_MESSAGE_STATE[state] ?? 'unknown';
+
+export interface ReceiptText {
+  id?: string;
+  sub?: string;
+  dlvrd?: string;
+  submitDate?: string;
+  doneDate?: string;
+  stat?: string;
+  err?: string;
+  text?: string;
+}
+
+/**
+ * Parses the informal "id:… sub:… dlvrd:… submit date:… done date:… stat:… err:… text:…" receipt text. Keys are
+ * matched case-insensitively with any spacing around the colon; `text:` runs to the end, so the other keys are
+ * only looked for before it (a message text containing "stat:" cannot confuse the parser).
+ */
+export function parseReceiptText(raw: string): ReceiptText {
+  const textAt = raw.search(/\btext\s*:/i);
+  const head = textAt === -1 ? raw : raw.slice(0, textAt);
+  const field = (pattern: string): string | undefined => {
+    const m = new RegExp(`(?:^|\\s)${pattern}\\s*:\\s*(\\S*)`, 'i').exec(head);
+    return m?.[1] || undefined;
+  };
+  const out: ReceiptText = {};
+  const set = (key: keyof ReceiptText, value: string | undefined): void => { if (value !== undefined) out[key] = value; };
+  set('id', field('id'));
+  set('sub', field('sub'));
+  set('dlvrd', field('dlvrd'));
+  set('submitDate', field('submit[ _]?date'));
+  set('doneDate', field('done[ _]?date'));
+  set('stat', field('stat'));
+  set('err', field('err'));
+  if (textAt !== -1) out.text = raw.slice(textAt).replace(/^text\s*:\s?/i, '');
+  return out;
+}
+
+/** YYMMDDhhmm, YYMMDDhhmmss or YYYYMMDDhhmmss, read as UTC (receipts carry no zone). */
+export function parseReceiptDate(value: string | undefined): Date | null {
+  if (!value || !/^\d+$/.test(value)) return null;
+  let digits = value;
+  if (digits.length === 10 || digits.length === 12) digits = `20${digits}`;
+  if (digits.length === 12) digits += '00';
+  if (digits.length !== 14) return null;
+  const [y, mo, d, h, mi, s] = [0, 4, 6, 8, 10, 12].map((at, i) => Number(digits.slice(at, at + (i === 0 ? 4 : 2))));
+  const date = new Date(Date.UTC(y as number, (mo as number) - 1, d, h, mi, s));
+  return Number.isNaN(date.getTime()) || date.getUTCMonth() !== (mo as number) - 1 ? null : date;
+}
+
+/**
+ * Turns a receipt deliver_sm into a Receipt, or undefined when it names no message (nothing to update; the
+ * caller still acknowledges it, or the SMSC would resend it forever). TLVs come first, the text second.
+ */
+export function parseReceipt(pdu: ShortMessagePdu, idBase: IdBase = 'auto'): Receipt | undefined {
+  // The text is ASCII whatever data_coding says; Latin-1 never fails to decode.
+  const text = parseReceiptText((pdu.tlvs.messagePayload ?? pdu.shortMessage).toString('latin1'));
+  const rawId = pdu.tlvs.receiptedMessageId || text.id;
+  if (!rawId) return undefined;
+  const state = pdu.tlvs.messageState !== undefined
+    ? stateFromMessageState(pdu.tlvs.messageState)
+    : text.stat !== undefined ? stateFromStat(text.stat) : 'unknown';
+  const net = pdu.tlvs.networkErrorCode;
+  const errorCode = text.err ?? (net ? `${net.type}:${net.code}` : null);
+  return {
+    smscMessageId: normaliseMessageId(rawId, idBase),
+    state,
+    final: FINAL_STATES.has(state),
+    errorCode,
+    doneAt: parseReceiptDate(text.doneDate),
+  };
+}

@@ -1,0 +1,124 @@
+// Splitting outbound text into short_message payloads, and reading the concatenation header of inbound ones.
+// Limits: one message holds 160 GSM septets or 70 UCS-2 code units; a concatenated segment gives 6 octets to
+// the UDH and holds 153 septets or 67 code units. Segments end on character boundaries, so an escape pair
+// (0x1B + code) or a surrogate pair is never split across two segments.
+import { DataCoding, EsmClass, type OptionalParams } from './pdu-types.ts';
+import { decodeText, encodeUcs2, gsmSeptets, type InboundDefaultAlphabet } from './encoding.ts';
+
+export const LIMITS = {
+  gsm: { single: 160, segment: 153 },
+  ucs2: { single: 70, segment: 67 },
+} as const;
+
+export const MAX_SEGMENTS = 255;
+
+export interface EncodedMessage {
+  dataCoding: number;
+  /** esm_class to send: UDHI (0x40) when the message is concatenated. */
+  esmClass: number;
+  /** short_message of each segment, UDH included. */
+  segments: Buffer[];
+}
+
+/** Indivisible units of the text in the chosen coding: one per character. */
+function units(text: string): { dataCoding: number; units: Buffer[]; size: (n: number) => number } {
+  const gsm: Buffer[] = [];
+  for (const ch of text) {
+    const s = gsmSeptets(ch);
+    if (!s) {
+      const ucs2 = [...text].map(encodeUcs2);
+      return { dataCoding: DataCoding.UCS2, units: ucs2, size: (octets) => octets / 2 };
+    }
+    gsm.push(Buffer.from(s));
+  }
+  return { dataCoding: DataCoding.DEFAULT, units: gsm, size: (octets) => octets };
+}
+
+export function concatUdh(ref: number, total: number, seq: number): Buffer {
+  // UDHL 5, IE 0x00 (8-bit reference concatenation), IEL 3, ref, total, seq.
+  return Buffer.from([0x05, 0x00, 0x03, ref & 0xff, total, seq]);
+}
+
+/**
+ * Encodes text for submit_sm. `ref` is the concatenation reference (0-255); derive it from the message id so a
+ * retried message reuses it and handsets can still join parts from the two attempts.
+ */
+export function segmentText(text: string, ref: number): EncodedMessage {
+  const { dataCoding, units: parts, size } = units(text);
+  const limits = dataCoding === DataCoding.UCS2 ? LIMITS.ucs2 : LIMITS.gsm;
+  const total = parts.reduce((n, u) => n + size(u.length), 0);
+  if (total <= limits.single) return { dataCoding, esmClass: 0, segments: [Buffer.concat(parts)] };
+
+  const bodies: Buffer[][] = [];
+  let current: Buffer[] = [];
+  let used = 0;
+  for (const unit of parts) {
+    const n = size(unit.length);
+    if (used + n > limits.segment) {
+      bodies.push(current);
+      current = [];
+      used = 0;
+    }
+    current.push(unit);
+    used += n;
+  }
+  bodies.push(current);
+  if (bodies.length > MAX_SEGMENTS) throw new RangeError(`message needs ${bodies.length} segments`);
+  const segments = bodies.map((b, i) => Buffer.concat([concatUdh(ref, bodies.length, i + 1), ...b]));
+  return { dataCoding, esmClass: EsmClass.UDHI, segments };
+}
+
+export interface ConcatInfo {
+  ref: number;
+  total: number;
+  seq: number;
+}
+
+/** Reads the UDH at the start of `octets`: its total length and any concatenation IE (8- or 16-bit ref). */
+export function parseUdh(octets: Buffer): { length: number; concat?: ConcatInfo } | undefined {
+  const udhl = octets[0];
+  if (udhl === undefined || udhl + 1 > octets.length) return undefined;
+  let concat: ConcatInfo | undefined;
+  let i = 1;
+  while (i + 2 <= udhl + 1) {
+    const iei = octets[i] as number;
+    const iel = octets[i + 1] as number;
+    const data = octets.subarray(i + 2, i + 2 + iel);
+    if (i + 2 + iel > udhl + 1) break;
+    if (iei === 0x00 && iel === 3) concat = { ref: data[0] as number, total: data[1] as number, seq: data[2] as number };
+    if (iei === 0x08 && iel === 4) {
+      concat = { ref: data.readUInt16BE(0), total: data[2] as number, seq: data[3] as number };
+    }
+    i += 2 + iel;
+  }
+  return concat ? { length: udhl + 1, concat } : { length: udhl + 1 };
+}
+
+export interface DecodedShortMessage {
+  text: string;
+  part?: ConcatInfo;
+}
+
+/**
+ * Decodes an inbound submit/deliver body: message_payload wins over short_message (the spec forbids both), the
+ * UDH is stripped when UDHI is set, and concatenation comes from the UDH or else from the sar_* TLVs.
+ */
+export function decodeShortMessage(
+  pdu: { dataCoding: number; esmClass: number; shortMessage: Buffer; tlvs: OptionalParams },
+  defaultAlphabet: InboundDefaultAlphabet = 'gsm',
+): DecodedShortMessage {
+  let octets = pdu.tlvs.messagePayload ?? pdu.shortMessage;
+  let part: ConcatInfo | undefined;
+  if (pdu.esmClass & EsmClass.UDHI) {
+    const udh = parseUdh(octets);
+    if (udh) {
+      octets = octets.subarray(udh.length);
+      part = udh.concat;
+    }
+  }
+  const { sarMsgRefNum: ref, sarTotalSegments: total, sarSegmentSeqnum: seq } = pdu.tlvs;
+  if (!part && ref !== undefined && total !== undefined && seq !== undefined) part = { ref, total, seq };
+  const text = decodeText(pdu.dataCoding, octets, defaultAlphabet);
+  // A "concatenated" message of one part is just a message.
+  return part && part.total > 1 ? { text, part } : { text };
+}

@@ -1,0 +1,131 @@
+// The Carrier port over SMPP 3.4: turns SubmitRequests into submit_sm PDUs and deliver_sm PDUs into receipts
+// and inbound messages. The link itself (bind, window, pacing, reconnects) lives in client.ts.
+import type { Carrier, CarrierHandlers, InboundSms, SubmitRequest, SubmitResult } from '../carrier.ts';
+import { createSmppClient, type SmppClientOptions } from './client.ts';
+import { LinkError } from './errors.ts';
+import { isPermanentStatus, Npi, shortMessageDefaults, Status, statusName, Ton, type ShortMessagePdu } from './pdu-types.ts';
+import { decodeShortMessage, segmentText, type EncodedMessage } from './segment.ts';
+import { isReceiptEsmClass, normaliseMessageId, parseReceipt, type IdBase } from './receipt.ts';
+import type { InboundDefaultAlphabet } from './encoding.ts';
+import { silentLogger } from './logger.ts';
+
+export interface SmppCarrierOptions extends Omit<SmppClientOptions, 'onDeliver'> {
+  /** How long start() waits for the first bind before returning (the link keeps trying after). */
+  startWaitMs?: number;
+  /** How long a submit waits for a bind (during a reconnect) before failing as temporary. */
+  submitWaitMs?: number;
+  /** How this SMSC writes message ids in submit_sm_resp and in receipts (see normaliseMessageId). */
+  messageIds?: { submit?: IdBase; receipt?: IdBase };
+  /** What data_coding 0 means in inbound messages from this SMSC. */
+  inboundDefaultAlphabet?: InboundDefaultAlphabet;
+}
+
+/** Concatenation reference from the Tasman id, so a retry of the same message reuses it. */
+export function concatRef(id: string): number {
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) >>> 0;
+  return h & 0xff;
+}
+
+/** Source address: alphanumeric -> TON 5/NPI 0; +E.164 -> TON 1/NPI 1 without '+'; other digits (short codes) -> TON 0/NPI 1. */
+export function sourceAddress(from: string): { ton: number; npi: number; addr: string } {
+  if (/^\+\d+$/.test(from)) return { ton: Ton.INTERNATIONAL, npi: Npi.ISDN, addr: from.slice(1) };
+  if (/^\d+$/.test(from)) return { ton: Ton.UNKNOWN, npi: Npi.ISDN, addr: from };
+  return { ton: Ton.ALPHANUMERIC, npi: Npi.UNKNOWN, addr: from };
+}
+
+/** Inbound addresses: international numbers get their '+'. */
+export function formatAddress(ton: number, addr: string): string {
+  return ton === Ton.INTERNATIONAL && /^\+?\d+$/.test(addr) ? `+${addr.replace(/^\+/, '')}` : addr;
+}
+
+const failure = (permanent: boolean, errorCode: string, message: string): SubmitResult =>
+  ({ ok: false, permanent, errorCode, message });
+
+export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
+  const log = options.logger ?? silentLogger;
+  const submitBase = options.messageIds?.submit ?? 'auto';
+  const receiptBase = options.messageIds?.receipt ?? 'auto';
+  let handlers: CarrierHandlers | undefined;
+
+  async function onDeliver(pdu: ShortMessagePdu): Promise<void> {
+    if (!handlers) throw new Error('carrier not started');
+    if (isReceiptEsmClass(pdu.esmClass)) {
+      const receipt = parseReceipt(pdu, receiptBase);
+      if (!receipt) {
+        // Acknowledged anyway: it names no message, and a nack would make the SMSC resend it forever.
+        log.warn({ sequence: pdu.sequence, text: pdu.shortMessage.toString('latin1') }, 'receipt without a message id');
+        return;
+      }
+      await handlers.onReceipt(receipt);
+      return;
+    }
+    const decoded = decodeShortMessage(pdu, options.inboundDefaultAlphabet);
+    const message: InboundSms = {
+      from: formatAddress(pdu.sourceAddrTon, pdu.sourceAddr),
+      to: formatAddress(pdu.destAddrTon, pdu.destinationAddr),
+      text: decoded.text,
+      receivedAt: new Date(),
+      ...(decoded.part ? { part: decoded.part } : {}),
+    };
+    await handlers.onInbound(message);
+  }
+
+  const client = createSmppClient({ ...options, onDeliver });
+
+  async function submit(request: SubmitRequest): Promise<SubmitResult> {
+    let encoded: EncodedMessage;
+    try {
+      encoded = segmentText(request.text, concatRef(request.id));
+    } catch (err) {
+      return failure(true, 'message_too_long', (err as Error).message);
+    }
+    const src = sourceAddress(request.from);
+    const base = {
+      ...shortMessageDefaults(),
+      sourceAddrTon: src.ton, sourceAddrNpi: src.npi, sourceAddr: src.addr,
+      destAddrTon: Ton.INTERNATIONAL, destAddrNpi: Npi.ISDN, destinationAddr: request.to.replace(/^\+/, ''),
+      esmClass: encoded.esmClass, dataCoding: encoded.dataCoding,
+      registeredDelivery: request.receipt ? 1 : 0,
+    };
+    if (base.sourceAddr.length > 20 || base.destinationAddr.length > 20) {
+      return failure(true, 'invalid_address', 'address longer than 20 characters');
+    }
+    const results = await Promise.allSettled(
+      encoded.segments.map((shortMessage) => client.submit({ ...base, shortMessage }, {}, options.submitWaitMs)));
+
+    const ids: string[] = [];
+    let temporary: SubmitResult | undefined;
+    let permanent: SubmitResult | undefined;
+    for (const r of results) {
+      if (r.status === 'rejected') {
+        const err = r.reason as Error;
+        temporary ??= failure(false, err instanceof LinkError ? err.code : 'carrier_error', err.message);
+      } else if (r.value.status !== Status.ESME_ROK) {
+        const name = statusName(r.value.status);
+        const f = failure(isPermanentStatus(r.value.status), name, `SMSC refused submit_sm: ${name}`);
+        if (isPermanentStatus(r.value.status)) permanent ??= f; else temporary ??= f;
+      } else {
+        ids.push(normaliseMessageId(r.value.messageId, submitBase));
+      }
+    }
+    // One permanently refused segment sinks the message whatever happened to the others: resending won't help.
+    const failed = permanent ?? temporary;
+    if (failed) {
+      if (ids.length > 0) log.warn({ id: request.id, accepted: ids }, 'some segments were accepted before a failure');
+      return failed;
+    }
+    log.debug({ id: request.id, smscIds: ids, segments: ids.length }, 'submitted');
+    return { ok: true, smscMessageId: ids[0] ?? '', ...(ids.length > 1 ? { segmentIds: ids } : {}) };
+  }
+
+  return {
+    async start(h) {
+      handlers = h;
+      await client.start(options.startWaitMs);
+    },
+    submit,
+    health: () => client.state(),
+    stop: () => client.stop(),
+  };
+}

@@ -1,0 +1,133 @@
+import path from 'node:path';
+
+// The one place that reads process.env. Every variable is parsed here; a bad one stops start-up with one line
+// that names it.
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  adminToken: string | null;
+  smpp: {
+    host: string | null;
+    port: number;
+    systemId: string;
+    password: string;
+    tls: boolean;
+    window: number;
+    tps: number;
+  };
+  sharedSender: { AU: string; NZ: string };
+  optoutLinkBase: string;
+  webhook: { retryDelays: number[]; timeoutMs: number; allowPrivate: boolean };
+  secretKey: string | null;
+  retentionDays: number;
+  rateLimit: { rps: number; concurrency: number };
+  simulator: { port: number; controlPort: number; dlrDelayMs: number };
+  logLevel: string;
+  /** Development conveniences (generated admin token, simulator routes) are on with the embedded database. */
+  embedded: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function str(env: Env, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = str(env, name);
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got ${parsed.protocol}`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const embedded = databaseUrl === null;
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const host = str(env, 'HOST') ?? '127.0.0.1';
+  const delaysRaw = str(env, 'WEBHOOK_RETRY_DELAYS') ?? '60,300';
+  const retryDelays = delaysRaw.split(',').map((s) => s.trim());
+  if (retryDelays.some((s) => !/^\d+(\.\d+)?$/.test(s))) {
+    throw new ConfigError(`WEBHOOK_RETRY_DELAYS must be comma-separated seconds, got "${delaysRaw}"`);
+  }
+  const optoutLinkBase = url(env, 'OPTOUT_LINK_BASE', ['http:', 'https:'])
+    ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/o`;
+  return {
+    port,
+    host,
+    dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
+    databaseUrl,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    adminToken: str(env, 'TASMAN_ADMIN_TOKEN'),
+    smpp: {
+      host: str(env, 'SMPP_HOST'),
+      port: int(env, 'SMPP_PORT', 2775, 1, 65535),
+      systemId: str(env, 'SMPP_SYSTEM_ID') ?? 'tasman',
+      password: str(env, 'SMPP_PASSWORD') ?? 'tasman',
+      tls: bool(env, 'SMPP_TLS', false),
+      window: int(env, 'SMPP_WINDOW', 100, 1, 10_000),
+      tps: int(env, 'SMPP_TPS', 5000, 1, 1_000_000),
+    },
+    sharedSender: {
+      AU: str(env, 'SHARED_SENDER_AU') ?? '+61480000000',
+      NZ: str(env, 'SHARED_SENDER_NZ') ?? '+64220000000',
+    },
+    optoutLinkBase: optoutLinkBase.replace(/\/+$/, ''),
+    webhook: {
+      retryDelays: retryDelays.map(Number),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1, 600_000),
+      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', embedded),
+    },
+    secretKey: str(env, 'TASMAN_SECRET_KEY'),
+    retentionDays: int(env, 'RETENTION_DAYS', 90, 1, 36_500),
+    rateLimit: {
+      rps: int(env, 'RATE_LIMIT_RPS', 50, 1, 1_000_000),
+      concurrency: int(env, 'RATE_LIMIT_CONCURRENCY', 25, 1, 1_000_000),
+    },
+    simulator: {
+      port: int(env, 'SIM_PORT', 2775, 0, 65535),
+      controlPort: int(env, 'SIM_CONTROL_PORT', 2776, 0, 65535),
+      dlrDelayMs: int(env, 'SIM_DLR_DELAY_MS', 200, 0, 3_600_000),
+    },
+    logLevel: (() => {
+      const level = str(env, 'LOG_LEVEL') ?? 'info';
+      if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
+        throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${level}"`);
+      }
+      return level;
+    })(),
+    embedded,
+  };
+}

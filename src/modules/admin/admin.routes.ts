@@ -1,0 +1,96 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors, IdParams, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { requireAdminToken } from '../../platform/http/auth.ts';
+import type { Services } from '../../services.ts';
+
+const tags = ['Operator'];
+const security = [{ adminToken: [] }];
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Abn = Type.String({ minLength: 11, maxLength: 14, description: '11 digits; spaces ignored' });
+
+const AccountSummary = Type.Object({
+  account_id: Uuid, business_name: Type.String(), email: Type.Optional(Nullable(Type.String())), abn: Nullable(Type.String()),
+  account_status: Type.String(), hierarchy_enabled: Type.Boolean(), credits: Type.Integer(),
+  parent_account_id: Type.Optional(Nullable(Uuid)), active_keys: Type.Optional(Type.Integer()), created_at: Type.Optional(Timestamp),
+});
+const KeyCreated = Type.Object({ id: Uuid, key: Type.String(), prefix: Type.String(), name: Type.String(), created_at: Timestamp });
+
+export const adminRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminToken: string | null }> = async (app, { services, adminToken }) => {
+  requireAdminToken(app, adminToken);
+  const { admin } = services;
+
+  app.post('/admin/accounts', {
+    schema: {
+      tags, security, summary: 'Create an account with its first API key',
+      body: Type.Object({
+        business_name: Type.String({ minLength: 1, maxLength: 200 }),
+        email: Type.String({ format: 'email', maxLength: 320 }),
+        abn: Type.Optional(Abn),
+        credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+        hierarchy_enabled: Type.Optional(Type.Boolean()),
+      }),
+      response: { 201: Type.Object({ account_id: Uuid, api_key: Type.String(), key_id: Uuid, credits: Type.Integer() }), ...errors(400, 401) },
+    },
+  }, async (request, reply) => reply.status(201).send(await admin.createAccount(request.body)));
+
+  app.get('/admin/accounts/:id', {
+    schema: { tags, security, summary: 'Read an account', params: IdParams, response: { 200: AccountSummary, ...errors(401, 404) } },
+  }, async (request) => admin.getAccount(request.params.id));
+
+  app.patch('/admin/accounts/:id', {
+    schema: {
+      tags, security, summary: 'Enable the hierarchy, set the ABN or the status',
+      params: IdParams,
+      body: Type.Object({
+        hierarchy_enabled: Type.Optional(Type.Boolean()),
+        abn: Type.Optional(Nullable(Abn)),
+        account_status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])),
+      }),
+      response: { 200: AccountSummary, ...errors(400, 401, 404) },
+    },
+  }, async (request) => admin.patchAccount(request.params.id, request.body));
+
+  app.post('/admin/accounts/:id/credits', {
+    schema: {
+      tags, security, summary: 'Add (or with a negative amount remove) credits', params: IdParams,
+      body: Type.Object({ amount: Type.Integer({ minimum: -100_000_000, maximum: 100_000_000, not: { const: 0 } }) }),
+      response: { 200: Type.Object({ account_id: Uuid, credits: Type.Integer() }), ...errors(400, 401, 402, 404) },
+    },
+  }, async (request) => admin.addCredits(request.params.id, request.body.amount));
+
+  app.post('/admin/accounts/:id/keys', {
+    schema: {
+      tags, security, summary: 'Issue an API key (shown once)', params: IdParams,
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),
+      response: { 201: KeyCreated, ...errors(400, 401, 404) },
+    },
+  }, async (request, reply) => reply.status(201).send(await admin.createKey(request.params.id, request.body.name)));
+
+  app.delete('/admin/accounts/:id/keys/:keyId', {
+    schema: {
+      tags, security, summary: 'Revoke an API key', params: Type.Object({ id: Uuid, keyId: Uuid }),
+      response: { 200: Ok, ...errors(401, 404) },
+    },
+  }, async (request) => admin.revoke(request.params.id, request.params.keyId));
+
+  app.post('/admin/sender-ids', {
+    schema: {
+      tags, security, summary: 'Register an alphanumeric Sender ID to an ABN',
+      body: Type.Object({ sender_id: Type.String({ minLength: 3, maxLength: 11 }), abn: Abn, account_id: Type.Optional(Uuid) }),
+      response: { 201: Type.Object({ id: Uuid, sender_id: Type.String(), abn: Type.String(), account_id: Nullable(Uuid), created_at: Timestamp }), ...errors(400, 401, 404, 409) },
+    },
+  }, async (request, reply) => reply.status(201).send(await admin.registerSenderId(request.body)));
+
+  app.post('/admin/numbers', {
+    schema: {
+      tags, security, summary: 'Add a dedicated number to the pool, or straight to an account',
+      body: Type.Object({
+        number: Type.String({ minLength: 1, maxLength: 40 }),
+        country: Type.Union([Type.Literal('AU'), Type.Literal('NZ')]),
+        price_monthly: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })),
+        account_id: Type.Optional(Uuid),
+      }),
+      response: { 201: Type.Object({ id: Uuid, number: Type.String(), country: Type.String(), price_monthly: Type.Number(), account_id: Nullable(Uuid) }), ...errors(400, 401, 404, 409) },
+    },
+  }, async (request, reply) => reply.status(201).send(await admin.addNumber(request.body)));
+};

@@ -1,0 +1,125 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../../platform/db/client.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import { uuidv7 } from '../../platform/ids.ts';
+import { findAccount, insertAccount, updateAccount } from '../accounts/accounts.repo.ts';
+import { changeCredits } from '../credits/ledger.repo.ts';
+import { insertKey, keyExists, revokeKey } from '../keys/keys.repo.ts';
+import { normalisePhone } from '../messages/phone.ts';
+import { parseSender } from '../senders/sender.ts';
+import { numbers, senderIds } from '../../platform/db/schema/index.ts';
+
+/** The credits every new account receives (interface document, Limits). */
+export const NEW_ACCOUNT_CREDITS = 5;
+
+export interface CreateAccountInput {
+  business_name: string;
+  email: string;
+  abn?: string;
+  credits?: number;
+  hierarchy_enabled?: boolean;
+}
+
+export function normaliseAbn(abn: string): string {
+  const digits = abn.replace(/\s+/g, '');
+  if (!/^\d{11}$/.test(digits)) throw new AppError('validation_failed', 'An ABN is 11 digits', { details: [{ field: 'abn', message: 'must be 11 digits' }] });
+  return digits;
+}
+
+// The operator's powers: only reachable with TASMAN_ADMIN_TOKEN, so no tenant checks apply here.
+export function createAdminService(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function createAccount(input: CreateAccountInput) {
+    const credits = input.credits ?? NEW_ACCOUNT_CREDITS;
+    return db.transaction(async (tx) => {
+      const account = await insertAccount(tx, {
+        businessName: input.business_name, email: input.email, abn: input.abn ? normaliseAbn(input.abn) : null,
+        hierarchyEnabled: input.hierarchy_enabled ?? false,
+      });
+      if (credits > 0) await changeCredits(tx, { accountId: account.id, delta: credits, kind: 'grant' });
+      const key = await insertKey(tx, account.id, 'Default');
+      return { account_id: account.id, api_key: key.key, key_id: key.id, credits };
+    });
+  }
+
+  async function addCredits(accountId: string, amount: number) {
+    if (!(await findAccount(db, accountId))) throw notFound('Account');
+    const credits = await changeCredits(db, { accountId, delta: amount, kind: 'admin' });
+    if (credits === null) throw new AppError('insufficient_credits', 'The account does not have that many credits to remove');
+    return { account_id: accountId, credits };
+  }
+
+  async function patchAccount(accountId: string, input: { hierarchy_enabled?: boolean; abn?: string | null; account_status?: string }) {
+    const changes: Parameters<typeof updateAccount>[2] = {};
+    if (input.hierarchy_enabled !== undefined) changes.hierarchyEnabled = input.hierarchy_enabled;
+    if (input.abn !== undefined) changes.abn = input.abn === null ? null : normaliseAbn(input.abn);
+    if (input.account_status !== undefined) changes.accountStatus = input.account_status;
+    const row = await updateAccount(db, accountId, changes);
+    if (!row) throw notFound('Account');
+    return {
+      account_id: row.id, business_name: row.businessName, abn: row.abn, account_status: row.accountStatus,
+      hierarchy_enabled: row.hierarchyEnabled, credits: row.credits,
+    };
+  }
+
+  async function createKey(accountId: string, name: string) {
+    if (!(await findAccount(db, accountId))) throw notFound('Account');
+    const key = await insertKey(db, accountId, name);
+    return { id: key.id, key: key.key, prefix: key.prefix, name: key.name, created_at: key.createdAt.toISOString() };
+  }
+
+  async function revoke(accountId: string, keyId: string) {
+    if (!(await keyExists(db, accountId, keyId))) throw notFound('API key');
+    await revokeKey(db, accountId, keyId);
+    return { ok: true };
+  }
+
+  async function registerSenderId(input: { account_id?: string; sender_id: string; abn: string }) {
+    const parsed = parseSender(input.sender_id);
+    if (parsed === null || parsed === 'invalid' || parsed.kind !== 'alpha') {
+      throw new AppError('validation_failed', 'A Sender ID is 3 to 11 letters, digits or spaces and contains a letter', {
+        details: [{ field: 'sender_id', message: 'must be 3 to 11 characters with a letter' }],
+      });
+    }
+    if (parsed.senderId.length < 3) throw new AppError('validation_failed', 'A Sender ID has at least 3 characters');
+    if (input.account_id && !(await findAccount(db, input.account_id))) throw notFound('Account');
+    const abn = normaliseAbn(input.abn);
+    const [row] = await db.insert(senderIds).values({ id: uuidv7(), senderId: parsed.senderId, abn, accountId: input.account_id ?? null })
+      .onConflictDoNothing().returning();
+    if (!row) throw new AppError('conflict', 'That Sender ID is already registered to that ABN');
+    return { id: row.id, sender_id: row.senderId, abn: row.abn, account_id: row.accountId, created_at: row.createdAt.toISOString() };
+  }
+
+  async function addNumber(input: { number: string; country: 'AU' | 'NZ'; price_monthly?: number; account_id?: string }) {
+    const phone = normalisePhone(input.number);
+    if (!phone.ok || phone.country !== input.country) {
+      throw new AppError('invalid_number', `"${input.number}" is not a ${input.country} mobile number`);
+    }
+    if (input.account_id && !(await findAccount(db, input.account_id))) throw notFound('Account');
+    const [row] = await db.insert(numbers).values({
+      id: uuidv7(), number: phone.e164, country: phone.country, priceMonthly: input.price_monthly ?? 0,
+      accountId: input.account_id ?? null, assignedAt: input.account_id ? new Date() : null,
+    }).onConflictDoNothing().returning();
+    if (!row) throw new AppError('conflict', 'That number is already in the pool');
+    return {
+      id: row.id, number: row.number, country: row.country, price_monthly: row.priceMonthly, account_id: row.accountId,
+    };
+  }
+
+  async function getAccount(accountId: string) {
+    const row = await findAccount(db, accountId);
+    if (!row) throw notFound('Account');
+    const [{ n } = { n: 0 }] = await rows<{ n: number }>(db, sql`
+      select count(*)::int as n from api_keys where account_id = ${accountId} and revoked_at is null`);
+    return {
+      account_id: row.id, business_name: row.businessName, email: row.email, abn: row.abn, account_status: row.accountStatus,
+      hierarchy_enabled: row.hierarchyEnabled, credits: row.credits, parent_account_id: row.parentId, active_keys: n,
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  return { createAccount, addCredits, patchAccount, createKey, revoke, registerSenderId, addNumber, getAccount };
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;

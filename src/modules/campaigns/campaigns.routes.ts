@@ -1,0 +1,34 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors, IdParams, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import type { Services } from '../../services.ts';
+import { MessageItem } from '../messages/messages.schemas.ts';
+
+const CampaignResponse = Type.Object({
+  campaign: Type.Object({
+    id: Uuid,
+    name: Type.Union([Type.String(), Type.Null()]),
+    message_body: Type.Union([Type.String(), Type.Null()]),
+    status: Type.String({ description: 'sending while any message is queued, then completed' }),
+    recipient_count: Type.Integer(),
+    parts_per_message: Type.Integer(),
+    total_credits: Type.Integer(),
+    created_at: Timestamp,
+  }),
+  stats: Type.Object({
+    total: Type.Integer(), queued: Type.Integer(), sent: Type.Integer(), delivered: Type.Integer(), failed: Type.Integer(),
+  }),
+  messages: Type.Array(MessageItem),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+const Page = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+});
+
+export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get('/campaign/:id', {
+    schema: { tags: ['Tracking'], summary: 'A campaign with its statistics and messages', params: IdParams, querystring: Page, response: { 200: CampaignResponse, ...errors(400, 401, 404) } },
+  }, async (request) => services.campaigns.get(request.actor, request.params.id, request.query));
+};

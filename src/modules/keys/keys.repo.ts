@@ -1,0 +1,91 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { rows, type Executor } from '../../platform/db/client.ts';
+import { apiKeys } from '../../platform/db/schema/index.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { uuidv7 } from '../../platform/ids.ts';
+import { generateApiKey } from './api-key.ts';
+
+export interface KeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export async function insertKey(db: Executor, accountId: string, name: string): Promise<KeyRow & { key: string }> {
+  const { key, prefix, hash } = generateApiKey();
+  const [row] = await db.insert(apiKeys).values({ id: uuidv7(), accountId, name, prefix, hash }).returning();
+  return { ...row!, key };
+}
+
+export async function listKeys(db: Executor, accountId: string): Promise<KeyRow[]> {
+  return db.select({
+    id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt,
+    revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt,
+  }).from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt));
+}
+
+/** Revokes an active key; false when the account has no such active key. */
+export async function revokeKey(db: Executor, accountId: string, keyId: string): Promise<boolean> {
+  const done = await db.update(apiKeys).set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return done.length > 0;
+}
+
+export async function keyExists(db: Executor, accountId: string, keyId: string): Promise<boolean> {
+  const found = await db.select({ id: apiKeys.id }).from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId)));
+  return found.length > 0;
+}
+
+export async function revokeAllKeys(db: Executor, accountId: string): Promise<void> {
+  await db.update(apiKeys).set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
+}
+
+interface ActorRow {
+  key_id: string;
+  account_id: string;
+  parent_id: string | null;
+  business_name: string;
+  abn: string | null;
+  account_status: string;
+  hierarchy_enabled: boolean;
+  daily_limit: number | null;
+  managed_by_parent: boolean;
+  optout_exempt: boolean;
+  inherit_parent_senders: boolean;
+}
+
+/** One indexed lookup per request: the key must be active and its account open. */
+export async function findActorByHash(db: Executor, hash: string): Promise<Actor | null> {
+  const [row] = await rows<ActorRow>(db, sql`
+    select k.id as key_id, a.id as account_id, a.parent_id, a.business_name, a.abn, a.account_status,
+           a.hierarchy_enabled, a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders
+    from api_keys k join accounts a on a.id = k.account_id
+    where k.hash = ${hash} and k.revoked_at is null and a.account_status <> 'closed'`);
+  if (!row) return null;
+  return {
+    keyId: row.key_id,
+    accountId: row.account_id,
+    account: {
+      id: row.account_id,
+      parentId: row.parent_id,
+      businessName: row.business_name,
+      abn: row.abn,
+      accountStatus: row.account_status,
+      hierarchyEnabled: row.hierarchy_enabled,
+      dailyLimit: row.daily_limit,
+      managedByParent: row.managed_by_parent,
+      optoutExempt: row.optout_exempt,
+      inheritParentSenders: row.inherit_parent_senders,
+    },
+  };
+}
+
+export async function touchKey(db: Executor, keyId: string): Promise<void> {
+  await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, keyId));
+}

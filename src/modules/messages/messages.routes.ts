@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors, IdParams } from '../../platform/http/schemas.ts';
+import type { Services } from '../../services.ts';
+import {
+  BatchRequest, BatchResult, IdempotencyHeaders, MessageResponse, SendRequest, SendResult, sendErrors,
+} from './messages.schemas.ts';
+
+export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { messages, idempotency } = services;
+
+  app.post('/send', {
+    schema: { tags: ['Sending'], summary: 'Send one message', body: SendRequest, headers: IdempotencyHeaders, response: { 200: SendResult, ...sendErrors } },
+  }, async (request, reply) => idempotency.run(request, reply, 'send',
+    (within) => messages.send(request.actor, request.body, within)));
+
+  app.post('/send-batch', {
+    schema: { tags: ['Sending'], summary: 'Send a merged batch of up to 1,000 recipients', body: BatchRequest, headers: IdempotencyHeaders, response: { 200: BatchResult, ...sendErrors } },
+  }, async (request, reply) => idempotency.run(request, reply, 'send-batch',
+    (within) => messages.sendBatch(request.actor, request.body, within)));
+
+  app.get('/message/:id', {
+    schema: { tags: ['Tracking'], summary: 'A message and its delivery receipt', params: IdParams, response: { 200: MessageResponse, ...errors(400, 401, 404) } },
+  }, async (request) => messages.get(request.actor, request.params.id));
+};

@@ -1,0 +1,178 @@
+import type { Actor } from '../../platform/actor.ts';
+import type { Db, Tx } from '../../platform/db/client.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import { uuidv7 } from '../../platform/ids.ts';
+import { sydneyDay } from '../../platform/sydney-day.ts';
+import { generateOptoutCode } from '../optout-link/code.ts';
+import { parseSender } from '../senders/sender.ts';
+import { allowedSenderQuery } from '../senders/senders.repo.ts';
+import { rows } from '../../platform/db/client.ts';
+import { renderMerge, templateHasPlaceholder } from './merge.ts';
+import { countParts, codePointLength, MAX_MESSAGE_CHARS } from './parts.ts';
+import { normalisePhone } from './phone.ts';
+import { findMessage, findOptedOut, insertBatch, insertSingle, type BatchItem } from './messages.repo.ts';
+import { toMessageView, type MessageView } from './message-view.ts';
+
+export interface SendInput {
+  to: string;
+  message: string;
+  sender?: string;
+  from?: string;
+  campaign?: string;
+}
+
+export interface SendResult {
+  message_id: string;
+  credits_used: number;
+  credits_remaining: number;
+}
+
+export type BatchRecipient = string | { phone: string; merge_data?: Record<string, string> };
+
+export interface BatchInput {
+  recipients: BatchRecipient[];
+  message: string;
+  sender?: string;
+  from?: string;
+  campaign?: string;
+}
+
+export interface BatchResult {
+  campaign_id: string;
+  recipients_queued: number;
+  invalid_numbers: string[];
+  opted_out_count: number;
+  duplicates_removed: number;
+  credits_used: number;
+  credits_remaining: number;
+}
+
+/** Lets a caller (idempotency) write in the same transaction as the send, so both commit or neither does. */
+export type Within<T> = (tx: Tx, result: T) => Promise<void>;
+
+export interface MessageServiceDeps {
+  db: Db;
+  optoutLinkBase: string;
+  sharedSender: { AU: string; NZ: string };
+  /** Wakes the dispatcher once new messages are committed. */
+  onQueued: () => void;
+  now?: () => Date;
+}
+
+const OPTOUT_FIELD = 'OptOutLink';
+
+function insufficient(required: number, available: number): AppError {
+  return new AppError('insufficient_credits', `This needs ${required} credits and the account has ${available}`, {
+    credits_required: required, credits_available: available,
+  });
+}
+
+function checkBody(body: string): number {
+  const length = codePointLength(body);
+  if (length === 0 || body.trim() === '') throw new AppError('message_empty', 'The message is empty');
+  if (length > MAX_MESSAGE_CHARS) {
+    throw new AppError('message_too_long', `The message is ${length} characters; the most is ${MAX_MESSAGE_CHARS}`);
+  }
+  return countParts(body);
+}
+
+function assertCanSend(actor: Actor): void {
+  if (actor.account.accountStatus !== 'active') {
+    throw new AppError('forbidden', `The account is ${actor.account.accountStatus} and cannot send`);
+  }
+}
+
+export function createMessageService(deps: MessageServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const linkFor = (template: string) => {
+    if (!templateHasPlaceholder(template, OPTOUT_FIELD)) return null;
+    const code = generateOptoutCode();
+    return { code, url: `${deps.optoutLinkBase}/${code}` };
+  };
+
+  async function send(actor: Actor, input: SendInput, within?: Within<SendResult>): Promise<SendResult> {
+    assertCanSend(actor);
+    const phone = normalisePhone(input.to);
+    if (!phone.ok) throw new AppError('invalid_number', `"${input.to}" is not an Australian or New Zealand mobile number`);
+    const requested = parseSender(input.sender ?? input.from);
+    if (requested === 'invalid') throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
+    const link = linkFor(input.message);
+    const body = link ? renderMerge(input.message, undefined, { [OPTOUT_FIELD]: link.url }) : input.message;
+    const parts = checkBody(body);
+    const id = uuidv7();
+    const run = async (db: Db | Tx) => {
+      const outcome = await insertSingle(db, actor, {
+        id, recipient: phone.e164, country: phone.country, body, parts, optoutCode: link?.code ?? null,
+        campaignName: input.campaign ?? null, requestedSender: requested,
+        sharedSender: deps.sharedSender[phone.country], today: sydneyDay(now()),
+      });
+      if (!outcome.senderOk) throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
+      if (outcome.optedOut) throw new AppError('recipient_opted_out', `${phone.e164} has opted out of messages from this account`);
+      if (outcome.dailyExceeded) throw new AppError('daily_limit_exceeded', 'The account has reached its daily send limit', { retry_after: 3600 });
+      if (!outcome.ok || outcome.creditsAfter === null) throw insufficient(parts, outcome.creditsBefore);
+      const result = { message_id: id, credits_used: parts, credits_remaining: outcome.creditsAfter };
+      if (within) await within(db as Tx, result);
+      return result;
+    };
+    const result = within ? await deps.db.transaction(run) : await run(deps.db);
+    deps.onQueued();
+    return result;
+  }
+
+  async function sendBatch(actor: Actor, input: BatchInput, within?: Within<BatchResult>): Promise<BatchResult> {
+    assertCanSend(actor);
+    const requested = parseSender(input.sender ?? input.from);
+    if (requested === 'invalid') throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
+    const [allowed] = await rows<{ sender: string }>(deps.db, allowedSenderQuery(actor, requested));
+    if (requested !== null && !allowed) throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
+
+    const invalid: string[] = [];
+    const seen = new Map<string, { e164: string; country: 'AU' | 'NZ'; mergeData: Record<string, string> | undefined }>();
+    let duplicates = 0;
+    for (const r of input.recipients) {
+      const raw = typeof r === 'string' ? r : r.phone;
+      const phone = normalisePhone(raw);
+      if (!phone.ok) { invalid.push(raw); continue; }
+      if (seen.has(phone.e164)) { duplicates += 1; continue; }
+      seen.set(phone.e164, { e164: phone.e164, country: phone.country, mergeData: typeof r === 'string' ? undefined : r.merge_data });
+    }
+    const optedOut = actor.account.optoutExempt ? new Set<string>() : await findOptedOut(deps.db, actor.accountId, [...seen.keys()]);
+    const items: BatchItem[] = [];
+    for (const r of seen.values()) {
+      if (optedOut.has(r.e164)) continue;
+      const link = linkFor(input.message);
+      const body = renderMerge(input.message, r.mergeData, link ? { [OPTOUT_FIELD]: link.url } : undefined);
+      items.push({
+        id: uuidv7(), recipient: r.e164, country: r.country, sender: allowed?.sender ?? deps.sharedSender[r.country],
+        body, parts: checkBody(body), optoutCode: link?.code ?? null,
+      });
+    }
+    const totalCredits = items.reduce((sum, i) => sum + i.parts, 0);
+    const partsPerMessage = items.reduce((max, i) => Math.max(max, i.parts), items.length ? 0 : countParts(input.message));
+    const result = await deps.db.transaction(async (tx) => {
+      const batch = { campaignId: uuidv7(), campaignName: input.campaign ?? null, template: input.message, items, totalCredits, partsPerMessage, today: sydneyDay(now()) };
+      const outcome = await insertBatch(tx, actor, batch);
+      if (outcome.dailyExceeded) throw new AppError('daily_limit_exceeded', 'This batch would pass the account\'s daily send limit', { retry_after: 3600 });
+      if (outcome.creditsAfter === null) throw insufficient(totalCredits, outcome.creditsBefore);
+      const res: BatchResult = {
+        campaign_id: batch.campaignId, recipients_queued: items.length, invalid_numbers: invalid,
+        opted_out_count: optedOut.size, duplicates_removed: duplicates, credits_used: totalCredits,
+        credits_remaining: outcome.creditsAfter,
+      };
+      if (within) await within(tx, res);
+      return res;
+    });
+    if (items.length > 0) deps.onQueued();
+    return result;
+  }
+
+  async function get(actor: Actor, id: string): Promise<MessageView> {
+    const row = await findMessage(deps.db, actor.accountId, id);
+    if (!row) throw notFound('Message');
+    return toMessageView(row);
+  }
+
+  return { send, sendBatch, get };
+}
+
+export type MessageService = ReturnType<typeof createMessageService>;

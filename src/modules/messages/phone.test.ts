@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { isE164, normalisePhone } from './phone.ts';
+
+const valid: Array<[input: string, e164: string, country: 'AU' | 'NZ']> = [
+  // Australian mobiles, every accepted shape
+  ['+61412345678', '+61412345678', 'AU'],
+  ['61412345678', '+61412345678', 'AU'],
+  ['0412345678', '+61412345678', 'AU'],
+  ['0412 345 678', '+61412345678', 'AU'],
+  ['0412-345-678', '+61412345678', 'AU'],
+  ['0412.345.678', '+61412345678', 'AU'],
+  ['(0412) 345 678', '+61412345678', 'AU'],
+  ['+61 412 345 678', '+61412345678', 'AU'],
+  ['+61-412-345-678', '+61412345678', 'AU'],
+  ['+(61) 412 345 678', '+61412345678', 'AU'],
+  ['  +61412345678  ', '+61412345678', 'AU'],
+  ['+61\t412\u00a0345\u2009678', '+61412345678', 'AU'],
+  ['0412\u2013345\u2013678', '+61412345678', 'AU'],
+  ['＋６１４１２３４５６７８', '+61412345678', 'AU'],
+  // simulator-style and ACMA fictitious numbers
+  ['+61400000999', '+61400000999', 'AU'],
+  ['+61400000998', '+61400000998', 'AU'],
+  ['+61400000997', '+61400000997', 'AU'],
+  ['+61400000996', '+61400000996', 'AU'],
+  ['0400 000 999', '+61400000999', 'AU'],
+  ['+61491570156', '+61491570156', 'AU'],
+  ['0491 570 006', '+61491570006', 'AU'],
+  ['+61479012345', '+61479012345', 'AU'],
+  ['+61444123456', '+61444123456', 'AU'],
+  // New Zealand mobiles: 020/021/022/026/027/028/029, 8–10 national digits
+  ['+64211234567', '+64211234567', 'NZ'],
+  ['+6421123456', '+6421123456', 'NZ'],
+  ['+642112345678', '+642112345678', 'NZ'],
+  ['+64221234567', '+64221234567', 'NZ'],
+  ['+64271234567', '+64271234567', 'NZ'],
+  ['+642712345678', '+642712345678', 'NZ'],
+  ['+64201234567', '+64201234567', 'NZ'],
+  ['+64281234567', '+64281234567', 'NZ'],
+  ['+64291234567', '+64291234567', 'NZ'],
+  ['64211234567', '+64211234567', 'NZ'],
+  ['021 123 4567', '+64211234567', 'NZ'],
+  ['022 123 4567', '+64221234567', 'NZ'],
+  ['027 123 4567', '+64271234567', 'NZ'],
+  ['021-123-456', '+6421123456', 'NZ'],
+  ['+64 21 123 4567', '+64211234567', 'NZ'],
+  ['(021) 123 4567', '+64211234567', 'NZ'],
+  // A local 02 number reads as an NZ mobile, never as an AU (02) landline. The two overlap completely for
+  // 026–029 + 7 digits, so a Sydney landline typed locally is an NZ mobile: the contract's choice, pinned here.
+  ['0212345678', '+64212345678', 'NZ'],
+  ['(02) 9234 5678', '+64292345678', 'NZ'],
+];
+
+const invalid: Array<[input: string, why: string]> = [
+  ['', 'empty'],
+  ['   ', 'blank'],
+  ['abc', 'letters'],
+  ['0412abc678', 'letters inside'],
+  ['+61 412 345 67a', 'trailing letter'],
+  ['+61412345', 'AU mobile too short'],
+  ['+614123456789', 'AU mobile too long'],
+  ['041234567', 'local AU too short'],
+  ['04123456789', 'local AU too long'],
+  ['+61292345678', 'AU landline (Sydney)'],
+  ['(02) 4960 1234', 'AU landline (Newcastle): 02 reads as NZ, and 024… is no NZ mobile'],
+  ['0249601234', 'AU landline local, unspaced'],
+  ['0234567890', 'neither an NZ mobile (023) nor accepted as AU'],
+  ['0398765432', 'AU landline (Melbourne)'],
+  ['+61398765432', 'AU landline international'],
+  ['+611300123456', 'AU 1300 number'],
+  ['1300123456', 'AU 1300 local'],
+  ['1800123456', 'AU toll-free'],
+  ['+611800123456', 'AU toll-free international'],
+  ['+611900123456', 'AU premium rate'],
+  ['131313', 'AU short code'],
+  ['+61500000000', 'AU 05 range'],
+  ['0550000000', 'AU 05 local'],
+  ['+61445123456', 'unallocated AU mobile range'],
+  ['+610412345678', 'trunk 0 after country code'],
+  ['+61 (0)412 345 678', 'trunk 0 in brackets after country code'],
+  ['0011 61 412 345 678', 'AU international dialling prefix'],
+  ['0061412345678', '00 international prefix'],
+  ['+6493001234', 'NZ landline'],
+  ['093001234', 'NZ landline local'],
+  ['+64800123456', 'NZ toll-free'],
+  ['+6490000000', 'NZ premium'],
+  ['+6420123456', 'NZ 020 too short'],
+  ['+6421123456789', 'NZ mobile too long'],
+  ['+64211234', 'NZ mobile too short'],
+  ['+64241234567', 'NZ 024 is not mobile'],
+  ['0441234567', 'NZ-looking 04 local form reads as AU and is no AU mobile'],
+  ['+64412345678', 'AU mobile digits under NZ code'],
+  ['+61211234567', 'NZ mobile digits under AU code'],
+  ['+14155552671', 'US number'],
+  ['+447911123456', 'UK mobile'],
+  ['412345678', 'national digits without trunk 0'],
+  ['211234567', 'NZ national digits without trunk 0'],
+  ['++61412345678', 'double plus'],
+  ['+61412345678+', 'trailing plus'],
+  ['61-412-345-678x1', 'extension'],
+  ['+61412345678 ext 2', 'extension words'],
+  ['0412345678'.repeat(8), 'absurdly long'],
+  ['tel:+61412345678', 'URI scheme'],
+  ['04١٢345678', 'Arabic-Indic digits mixed in'],
+];
+
+describe('normalisePhone', () => {
+  it('has a table of at least 40 cases', () => {
+    expect(valid.length + invalid.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(valid)('accepts %j as %s (%s)', (input, e164, country) => {
+    expect(normalisePhone(input)).toEqual({ ok: true, e164, country });
+  });
+
+  it.each(invalid)('refuses %j (%s)', (input) => {
+    expect(normalisePhone(input)).toEqual({ ok: false });
+  });
+
+  it('is idempotent: normalising an accepted E.164 gives it back', () => {
+    for (const [input] of valid) {
+      const first = normalisePhone(input);
+      if (!first.ok) throw new Error(`expected ${input} to be valid`);
+      expect(normalisePhone(first.e164)).toEqual(first);
+    }
+  });
+
+  it('agrees between E.164, bare international and local forms of any AU 04 number', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^4\d{8}$/), (national) => {
+        const e164 = normalisePhone(`+61${national}`);
+        expect(normalisePhone(`61${national}`)).toEqual(e164);
+        expect(normalisePhone(`0${national}`)).toEqual(e164);
+        if (e164.ok) expect(e164).toEqual({ ok: true, e164: `+61${national}`, country: 'AU' });
+      }),
+    );
+  });
+
+  it('agrees between the forms of any NZ 02 number', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^2\d{7,9}$/), (national) => {
+        const e164 = normalisePhone(`+64${national}`);
+        expect(normalisePhone(`64${national}`)).toEqual(e164);
+        expect(normalisePhone(`0${national}`)).toEqual(e164);
+        if (e164.ok) expect(e164).toEqual({ ok: true, e164: `+64${national}`, country: 'NZ' });
+      }),
+    );
+  });
+
+  it('ignores separators inserted anywhere', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(' ', '-', '.', '(', ')'), { minLength: 11, maxLength: 11 }),
+        (seps) => {
+          const digits = '0412345678';
+          const spaced = [...digits].map((d, i) => `${seps[i] ?? ''}${d}`).join('') + (seps[10] ?? '');
+          expect(normalisePhone(spaced)).toEqual({ ok: true, e164: '+61412345678', country: 'AU' });
+        },
+      ),
+    );
+  });
+
+  it('never throws and only ever returns AU/NZ mobile E.164', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.stringMatching(/^\+?[0-9 ()-]{0,16}$/)), (input) => {
+        const result = normalisePhone(input);
+        if (result.ok) {
+          expect(isE164(result.e164)).toBe(true);
+          expect(result.e164).toMatch(result.country === 'AU' ? /^\+614\d{8}$/ : /^\+642\d{7,9}$/);
+        }
+      }),
+    );
+  });
+});
+
+describe('isE164', () => {
+  it.each([
+    ['+61412345678', true],
+    ['+64211234567', true],
+    ['+14155552671', true],
+    ['+123456789012345', true],
+    ['+1234567890123456', false],
+    ['61412345678', false],
+    ['+0412345678', false],
+    ['+61 412 345 678', false],
+    ['+', false],
+    ['', false],
+    ['+6141234567a', false],
+  ])('%j → %s', (input, expected) => {
+    expect(isE164(input)).toBe(expected);
+  });
+});

@@ -1,0 +1,106 @@
+import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { sql, type SQL } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema/index.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Anything a repo function can run a query on: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Subscribe to a notification channel (LISTEN on PostgreSQL, in-process on PGlite). */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Wake listeners in this process at once and, on PostgreSQL, in every other process. */
+  notify(channel: string, payload?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+// An arbitrary constant: every Tasman process takes this advisory lock before migrating, so two starting at once
+// do not race to create the same tables.
+const MIGRATION_LOCK = 7_360_412_990;
+
+/** Runs a raw query and returns its rows; both drivers answer with `{ rows }`. */
+export async function rows<T>(exec: Executor, query: SQL): Promise<T[]> {
+  const result = (await exec.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export async function openDatabase(options: { databaseUrl: string | null; dataDir: string; poolSize?: number }): Promise<Database> {
+  const local = new EventEmitter();
+  local.setMaxListeners(0);
+  if (options.databaseUrl === null) {
+    mkdirSync(options.dataDir, { recursive: true });
+    const client = await PGlite.create(`${options.dataDir}/pg`);
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(db as never, { migrationsFolder });
+    return {
+      db,
+      kind: 'pglite',
+      async listen(channel, onNotify) {
+        local.on(channel, onNotify);
+        return async () => void local.off(channel, onNotify);
+      },
+      async notify(channel, payload = '') {
+        local.emit(channel, payload);
+      },
+      close: () => client.close(),
+    };
+  }
+
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
+  // An idle client's error (server restart) must not crash the process; the pool replaces the client.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const lockClient = await pool.connect();
+  try {
+    await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(lockClient), { migrationsFolder });
+  } finally {
+    await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    lockClient.release();
+  }
+
+  let listener: pg.Client | null = null;
+  const channels = new Set<string>();
+  const ensureListener = async (channel: string) => {
+    if (!listener) {
+      listener = new pg.Client({ connectionString: options.databaseUrl! });
+      listener.on('error', () => {});
+      listener.on('notification', (n) => local.emit(n.channel, n.payload ?? ''));
+      await listener.connect();
+    }
+    if (!channels.has(channel)) {
+      channels.add(channel);
+      await listener.query(`listen "${channel.replace(/"/g, '')}"`);
+    }
+  };
+
+  return {
+    db,
+    kind: 'postgres',
+    async listen(channel, onNotify) {
+      await ensureListener(channel);
+      local.on(channel, onNotify);
+      return async () => void local.off(channel, onNotify);
+    },
+    async notify(channel, payload = '') {
+      await db.execute(sql`select pg_notify(${channel}, ${payload})`);
+    },
+    async close() {
+      if (listener) await (listener as pg.Client).end().catch(() => {});
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// Every error a service can raise, with its HTTP status. Services throw AppError(code); one handler in
+// platform/http/errors.ts turns it into `{error, code}` with this status.
+export const errorStatus = {
+  /** body or query failed validation */
+  validation_failed: 400,
+  /** the JSON body could not be parsed */
+  invalid_json: 400,
+  /** not an AU or NZ mobile number */
+  invalid_number: 400,
+  /** more than 1,600 characters after merge fields */
+  message_too_long: 400,
+  /** message is empty after merge fields */
+  message_empty: 400,
+  /** the recipient is on the account's opt-out list */
+  recipient_opted_out: 400,
+  /** the sender is neither a Sender ID registered to the account's ABN nor one of its numbers */
+  sender_not_allowed: 400,
+  /** a batch with no valid recipient left */
+  no_valid_recipients: 400,
+  /** report or inbox filters that do not make sense together */
+  invalid_range: 400,
+  /** no, unknown or revoked API key */
+  unauthorized: 401,
+  /** not enough credits; carries credits_required and credits_available */
+  insufficient_credits: 402,
+  /** the account may not do this (closed, suspended) */
+  forbidden: 403,
+  /** account hierarchy is not enabled for this account */
+  hierarchy_not_enabled: 403,
+  /** the sub-account manages itself; the parent may not change this */
+  not_managed_by_parent: 403,
+  /** only a parent account may do this */
+  not_a_parent: 403,
+  /** missing, or not visible to the caller (never says which) */
+  not_found: 404,
+  /** the route does not exist */
+  route_not_found: 404,
+  /** method not allowed on this route */
+  method_not_allowed: 405,
+  /** an account user with that email already exists */
+  email_taken: 409,
+  /** the number is held by another account */
+  number_unavailable: 409,
+  /** the same Idempotency-Key is still being processed */
+  idempotency_in_flight: 409,
+  /** a row with these unique values already exists */
+  conflict: 409,
+  /** request body over the size limit */
+  payload_too_large: 413,
+  /** body sent with a content type other than JSON */
+  unsupported_media_type: 415,
+  /** the Idempotency-Key was used before with a different request */
+  idempotency_mismatch: 422,
+  /** over the per-key request rate */
+  rate_limited: 429,
+  /** over the per-key concurrent request limit */
+  concurrency_limited: 429,
+  /** the sub-account's daily send limit is used up */
+  daily_limit_exceeded: 429,
+  /** something we did not expect; logged with the request id */
+  internal_error: 500,
+  /** a dependency (database) is unavailable */
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly extra: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.code = code;
+    this.extra = extra;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}
+
+export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found`);

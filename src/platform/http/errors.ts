@@ -1,0 +1,67 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, errorStatus, type ErrorCode } from '../errors.ts';
+
+interface ErrorBody {
+  error: string;
+  code: string;
+  [extra: string]: unknown;
+}
+
+function fieldOf(instancePath: string, params: Record<string, unknown>, context: string | undefined): string {
+  const base = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : '';
+  const field = [base, missing].filter(Boolean).join('.');
+  return field || context || 'body';
+}
+
+// Postgres constraint errors that reach here mean a race the service did not turn into an AppError itself.
+function fromDatabase(err: { code?: string }): AppError | null {
+  if (err.code === '23505') return new AppError('conflict', 'A record with these values already exists');
+  if (err.code === '22P02' || err.code === '22003') return new AppError('validation_failed', 'A value is out of range');
+  return null;
+}
+
+function toBody(err: FastifyError & { validation?: unknown[]; validationContext?: string }): { status: number; body: ErrorBody } {
+  if (err instanceof AppError) {
+    return { status: err.status, body: { error: err.message, code: err.code, ...err.extra } };
+  }
+  if (Array.isArray(err.validation)) {
+    const details = (err.validation as Array<{ instancePath: string; params: Record<string, unknown>; message?: string }>)
+      .map((v) => ({ field: fieldOf(v.instancePath, v.params ?? {}, err.validationContext), message: v.message ?? 'is invalid' }));
+    const first = details[0];
+    const error = first ? `Invalid ${err.validationContext ?? 'request'}: ${first.field} ${first.message}` : 'Invalid request';
+    return { status: 400, body: { error, code: 'validation_failed', details } };
+  }
+  const db = fromDatabase(err as { code?: string });
+  if (db) return { status: db.status, body: { error: db.message, code: db.code } };
+  const byFastifyCode: Record<string, ErrorCode> = {
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+    FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+    FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+    FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
+  };
+  const mapped = err.code ? byFastifyCode[err.code] : undefined;
+  if (mapped) return { status: errorStatus[mapped], body: { error: err.message, code: mapped } };
+  if (err instanceof SyntaxError || err.statusCode === 400) {
+    return { status: 400, body: { error: 'The request body is not valid JSON', code: 'invalid_json' } };
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return { status: err.statusCode, body: { error: err.message, code: 'bad_request' } };
+  }
+  return { status: 500, body: { error: 'Internal server error', code: 'internal_error' } };
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const { status, body } = toBody(err);
+    if (status >= 500) request.log.error({ err }, 'request failed');
+    if (status === 429 && err instanceof AppError && typeof err.extra.retry_after === 'number') {
+      reply.header('retry-after', String(err.extra.retry_after));
+    }
+    return reply.status(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    return reply.status(404).send({ error: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'route_not_found' });
+  });
+}

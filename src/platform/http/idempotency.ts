@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { rows, type Db, type Tx } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+
+const TTL_MS = 24 * 60 * 60 * 1000;
+/** A claim with no response after this long belongs to a request that died (crash, timeout): it may be retaken. */
+const ABANDONED_MS = 60_000;
+
+export type Within<T> = (tx: Tx, result: T) => Promise<void>;
+
+/** JSON with sorted keys, so the same body in another key order is the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+interface KeyRow { route: string; request_hash: string; response_status: number | null; response_body: string | null; stale: boolean; expired: boolean }
+
+/**
+ * Idempotency-Key for the send endpoints. The key is claimed in its own short commit (so a concurrent duplicate
+ * sees it and gets 409), and the response is stored in the same transaction as the send itself: a replay can
+ * only ever return a response whose messages and debit were committed.
+ */
+export function createIdempotency(db: Db) {
+  async function claim(accountId: string, key: string, route: string, hash: string): Promise<boolean> {
+    const claimed = await rows<{ key: string }>(db, sql`
+      insert into idempotency_keys (account_id, key, route, request_hash, expires_at)
+      values (${accountId}, ${key}, ${route}, ${hash}, ${new Date(Date.now() + TTL_MS)})
+      on conflict (account_id, key) do nothing returning key`);
+    return claimed.length > 0;
+  }
+
+  async function retake(accountId: string, key: string, hash: string): Promise<boolean> {
+    const taken = await rows<{ key: string }>(db, sql`
+      update idempotency_keys set created_at = now(), route = route, request_hash = ${hash},
+        expires_at = ${new Date(Date.now() + TTL_MS)}, response_status = null, response_body = null
+      where account_id = ${accountId} and key = ${key}
+        and (expires_at < now() or (response_status is null and created_at < now() - ${`${ABANDONED_MS} milliseconds`}::interval))
+      returning key`);
+    return taken.length > 0;
+  }
+
+  async function run<T>(
+    request: FastifyRequest, reply: FastifyReply, route: string, fn: (within?: Within<T>) => Promise<T>,
+  ): Promise<T> {
+    const header = request.headers['idempotency-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key) return fn(undefined);
+    const accountId = request.actor.accountId;
+    const hash = createHash('sha256').update(`${route}\n${canonicalJson(request.body)}`).digest('hex');
+
+    let owned = await claim(accountId, key, route, hash);
+    if (!owned) {
+      const [row] = await rows<KeyRow>(db, sql`
+        select route, request_hash, response_status, response_body, expires_at < now() as expired,
+               (response_status is null and created_at < now() - ${`${ABANDONED_MS} milliseconds`}::interval) as stale
+        from idempotency_keys where account_id = ${accountId} and key = ${key}`);
+      if (!row || row.expired || row.stale) {
+        owned = row ? await retake(accountId, key, hash) : await claim(accountId, key, route, hash);
+        if (!owned) throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is still being processed');
+      } else if (row.route !== route || row.request_hash !== hash) {
+        throw new AppError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
+      } else if (row.response_status === null) {
+        throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is still being processed');
+      } else {
+        reply.header('idempotent-replayed', 'true');
+        reply.status(row.response_status);
+        return JSON.parse(row.response_body!) as T;
+      }
+    }
+
+    try {
+      return await fn(async (tx, result) => {
+        await tx.execute(sql`
+          update idempotency_keys set response_status = 200, response_body = ${JSON.stringify(result)}
+          where account_id = ${accountId} and key = ${key}`);
+      });
+    } catch (err) {
+      // Nothing was committed: free the key so the client can retry once it has fixed the cause.
+      await db.execute(sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key} and response_status is null`);
+      throw err;
+    }
+  }
+
+  async function purgeExpired(limit = 1000): Promise<number> {
+    const done = await rows<{ key: string }>(db, sql`
+      delete from idempotency_keys where ctid in (
+        select ctid from idempotency_keys where expires_at < now() limit ${limit}) returning key`);
+    return done.length;
+  }
+
+  return { run, purgeExpired };
+}
+
+export type Idempotency = ReturnType<typeof createIdempotency>;

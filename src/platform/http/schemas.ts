@@ -1,0 +1,20 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { UUID_PATTERN } from '../ids.ts';
+
+export const Uuid = Type.String({ format: 'uuid', pattern: UUID_PATTERN });
+export const Timestamp = Type.String({ format: 'date-time' });
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+export const ErrorBody = Type.Object({
+  error: Type.String(),
+  code: Type.String(),
+}, { additionalProperties: true, description: 'Every error: a sentence for a person and a stable snake_case code' });
+
+/** Standard error responses for documentation; handlers never build these by hand. */
+export function errors(...statuses: number[]): Record<number, typeof ErrorBody> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
+}
+
+export const IdParams = Type.Object({ id: Uuid });
+
+export const Ok = Type.Object({ ok: Type.Boolean() });

@@ -1,0 +1,42 @@
+import type { Database } from '../db/client.ts';
+
+const CROSS_PROCESS_EVERY_MS = 20;
+
+/**
+ * "There is new work": wakes workers in this process at once and, throttled, in other processes through
+ * NOTIFY. Throttling matters: NOTIFY serialises commits on a global lock, so one per send would cap throughput.
+ * Workers also poll slowly, so a lost notification only delays work, never loses it.
+ */
+export function createQueueSignal(database: Database, channel: string) {
+  const listeners = new Set<() => void>();
+  let pending: NodeJS.Timeout | null = null;
+  let unlisten: (() => Promise<void>) | null = null;
+
+  function wakeLocal() {
+    for (const fn of listeners) fn();
+  }
+
+  return {
+    raise(): void {
+      wakeLocal();
+      if (database.kind !== 'postgres' || pending) return;
+      pending = setTimeout(() => {
+        pending = null;
+        database.notify(channel).catch(() => {});
+      }, CROSS_PROCESS_EVERY_MS);
+      pending.unref();
+    },
+    /** Calls fn whenever work may be waiting (local raise or a notification from another process). */
+    async subscribe(fn: () => void): Promise<() => Promise<void>> {
+      listeners.add(fn);
+      if (database.kind === 'postgres' && !unlisten) unlisten = await database.listen(channel, wakeLocal);
+      return async () => { listeners.delete(fn); };
+    },
+    async close(): Promise<void> {
+      if (pending) clearTimeout(pending);
+      if (unlisten) await unlisten();
+    },
+  };
+}
+
+export type QueueSignal = ReturnType<typeof createQueueSignal>;
