@@ -8,6 +8,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Connections per process to PostgreSQL (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   redisUrl: string | null;
   adminToken: string | null;
   smpp: {
@@ -27,6 +29,8 @@ export interface Config {
   rateLimit: { rps: number; concurrency: number };
   simulator: { port: number; controlPort: number; dlrDelayMs: number };
   logLevel: string;
+  /** What `tasman start` runs in this process (TASMAN_ROLES=api,workers; default both). */
+  roles: { api: boolean; workers: boolean };
   /** Development conveniences (generated admin token, simulator routes) are on with the embedded database. */
   embedded: boolean;
 }
@@ -89,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
     databaseUrl,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 1000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     adminToken: str(env, 'TASMAN_ADMIN_TOKEN'),
     smpp: {
@@ -127,6 +132,14 @@ export function loadConfig(env: Env = process.env): Config {
         throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${level}"`);
       }
       return level;
+    })(),
+    roles: (() => {
+      const raw = (str(env, 'TASMAN_ROLES') ?? 'api,workers').split(',').map((r) => r.trim());
+      const unknown = raw.filter((r) => r !== 'api' && r !== 'workers');
+      if (unknown.length > 0 || raw.length === 0) {
+        throw new ConfigError(`TASMAN_ROLES must list api and/or workers, got "${env.TASMAN_ROLES}"`);
+      }
+      return { api: raw.includes('api'), workers: raw.includes('workers') };
     })(),
     embedded,
   };

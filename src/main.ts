@@ -26,7 +26,7 @@ export interface Roles {
  * in-flight requests finish before the database closes.
  */
 export async function startTasman(config: Config, roles: Roles = { api: true, workers: true }, logger: Logger = createLogger(config.logLevel)): Promise<Running> {
-  const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   const services = createServices({ config, database });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fail open'));

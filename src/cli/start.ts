@@ -5,7 +5,7 @@ import { createLogger } from '../platform/logger.ts';
 /** Runs until SIGINT or SIGTERM, then shuts down cleanly. Returns -1: the process stays up. */
 export async function runStart(config: Config): Promise<number> {
   const logger = createLogger(config.logLevel);
-  const running = await startTasman(config, { api: true, workers: true }, logger);
+  const running = await startTasman(config, config.roles, logger);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
