@@ -26,7 +26,7 @@ function run(opts: autocannon.Options): Promise<autocannon.Result> {
 }
 
 const proc = await startProcess({
-  DATA_DIR: dataDir, TASMAN_ROLES: 'api', LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000',
+  DATA_DIR: dataDir, TASMAN_ROLES: 'api', LOG_LEVEL: 'info', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000',
   ...(databaseUrl ? { DATABASE_URL: databaseUrl, TASMAN_ADMIN_TOKEN: 'bench-admin' } : {}),
 });
 try {

@@ -28,6 +28,7 @@ export async function startProcess(env: Record<string, string>): Promise<TasmanP
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
         logs.push(line);
+        if (logs.length > 200) logs.shift();
         try {
           const entry = JSON.parse(line) as { msg?: string; url?: string };
           if (entry.msg === 'tasman started' && entry.url) { clearTimeout(timer); resolve(entry.url); }

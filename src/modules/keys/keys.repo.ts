@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { rows, type Executor } from '../../platform/db/client.ts';
+import { preparedRows, type Executor } from '../../platform/db/client.ts';
 import { apiKeys } from '../../platform/db/schema/index.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { uuidv7 } from '../../platform/ids.ts';
@@ -62,7 +62,7 @@ interface ActorRow {
 
 /** One indexed lookup per request: the key must be active and its account open. */
 export async function findActorByHash(db: Executor, hash: string): Promise<Actor | null> {
-  const [row] = await rows<ActorRow>(db, sql`
+  const [row] = await preparedRows<ActorRow>(db, sql`
     select k.id as key_id, a.id as account_id, a.parent_id, a.business_name, a.abn, a.account_status,
            a.hierarchy_enabled, a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders
     from api_keys k join accounts a on a.id = k.account_id

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { rows, type Executor } from '../../platform/db/client.ts';
+import { preparedRows, rows, type Executor } from '../../platform/db/client.ts';
 import { messages } from '../../platform/db/schema/index.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { Actor } from '../../platform/actor.ts';
@@ -60,7 +60,7 @@ export async function insertSingle(db: Executor, actor: Actor, s: SingleSend): P
           set recipient_count = campaigns.recipient_count + 1,
               total_credits = campaigns.total_credits + excluded.total_credits
         returning id`;
-  const [row] = await rows<{
+  const [row] = await preparedRows<{
     credits_after: number | null; credits_before: number; sender_ok: boolean; opted_out: boolean; daily_exceeded: boolean;
   }>(db, sql`
     with snd as (${snd}),

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
+import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
@@ -34,6 +35,30 @@ const MIGRATION_LOCK = 7_360_412_990;
 /** Runs a raw query and returns its rows; both drivers answer with `{ rows }`. */
 export async function rows<T>(exec: Executor, query: SQL): Promise<T[]> {
   const result = (await exec.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+interface SessionInternals {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  _: { session: { prepareQuery(q: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } } };
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * Like `rows`, as a named prepared statement: PostgreSQL parses and plans it once per connection instead of on
+ * every call. For the hot paths (auth, send) whose SQL text has a handful of shapes; never for SQL whose text
+ * varies with the data (IN lists), which would fill every connection's statement cache.
+ */
+export async function preparedRows<T>(exec: Executor, query: SQL): Promise<T[]> {
+  const internals = exec as unknown as SessionInternals;
+  const built = internals.dialect.sqlToQuery(query);
+  let name = statementNames.get(built.sql);
+  if (!name) {
+    name = `tsm_${createHash('sha1').update(built.sql).digest('hex').slice(0, 20)}`;
+    statementNames.set(built.sql, name);
+  }
+  const result = await internals._.session.prepareQuery(built, undefined, name, false).execute() as { rows: T[] };
   return result.rows;
 }
 
