@@ -2,7 +2,7 @@ import type { Actor } from '../../platform/actor.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
-import { sydneyDay } from '../../platform/sydney-day.ts';
+import { sydneyDay, sydneyDayEndExclusive } from '../../platform/sydney-day.ts';
 import { generateOptoutCode } from '../optout-link/code.ts';
 import { parseSender } from '../senders/sender.ts';
 import { allowedSenderQuery } from '../senders/senders.repo.ts';
@@ -76,6 +76,13 @@ function checkBody(body: string): number {
   return countParts(body);
 }
 
+/** The daily cap resets at midnight in Sydney: that is when a retry can succeed. */
+function dailyLimitError(now: Date, what: string): AppError {
+  const resetsAt = sydneyDayEndExclusive(sydneyDay(now));
+  const retryAfter = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
+  return new AppError('daily_limit_exceeded', what, { retry_after: retryAfter, resets_at: resetsAt.toISOString() });
+}
+
 function assertCanSend(actor: Actor): void {
   if (actor.account.accountStatus !== 'active') {
     throw new AppError('forbidden', `The account is ${actor.account.accountStatus} and cannot send`);
@@ -108,7 +115,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       });
       if (!outcome.senderOk) throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
       if (outcome.optedOut) throw new AppError('recipient_opted_out', `${phone.e164} has opted out of messages from this account`);
-      if (outcome.dailyExceeded) throw new AppError('daily_limit_exceeded', 'The account has reached its daily send limit', { retry_after: 3600 });
+      if (outcome.dailyExceeded) throw dailyLimitError(now(), 'The account has reached its daily send limit');
       if (!outcome.ok || outcome.creditsAfter === null) throw insufficient(parts, outcome.creditsBefore);
       const result = { message_id: id, credits_used: parts, credits_remaining: outcome.creditsAfter };
       if (within) await within(db as Tx, result);
@@ -152,7 +159,7 @@ export function createMessageService(deps: MessageServiceDeps) {
     const result = await deps.db.transaction(async (tx) => {
       const batch = { campaignId: uuidv7(), campaignName: input.campaign ?? null, template: input.message, items, totalCredits, partsPerMessage, today: sydneyDay(now()) };
       const outcome = await insertBatch(tx, actor, batch);
-      if (outcome.dailyExceeded) throw new AppError('daily_limit_exceeded', 'This batch would pass the account\'s daily send limit', { retry_after: 3600 });
+      if (outcome.dailyExceeded) throw dailyLimitError(now(), 'This batch would pass the account\'s daily send limit');
       if (outcome.creditsAfter === null) throw insufficient(totalCredits, outcome.creditsBefore);
       const res: BatchResult = {
         campaign_id: batch.campaignId, recipients_queued: items.length, invalid_numbers: invalid,
