@@ -21,6 +21,8 @@ export interface SessionOptions {
   /** Answers a request (bind, submit_sm, deliver_sm) with its response PDU; the sequence is filled in here. */
   onRequest(pdu: Pdu): Promise<Pdu>;
   logger?: Logger;
+  /** The last sequence number used; only tests set it, to exercise the wrap. */
+  initialSequence?: number;
 }
 
 export interface Session {
@@ -51,7 +53,7 @@ export function createSession(options: SessionOptions): Session {
   const pending = new Map<number, Pending>();
   const slotWaiters: Array<{ resolve(): void; reject(err: Error): void }> = [];
   let counted = 0;
-  let sequence = 0;
+  let sequence = options.initialSequence ?? 0;
   let closeReason: Error | undefined;
   let resolveClosed!: (err: Error) => void;
   const closed = new Promise<Error>((resolve) => { resolveClosed = resolve; });
@@ -66,9 +68,9 @@ export function createSession(options: SessionOptions): Session {
     return sequence;
   };
 
-  const write = (pdu: Pdu): void => {
+  const write = (pdu: Pdu | Buffer): void => {
     if (closeReason || socket.destroyed) return;
-    socket.write(encodePdu(pdu));
+    socket.write(Buffer.isBuffer(pdu) ? pdu : encodePdu(pdu));
   };
 
   function finish(reason: Error): void {
@@ -113,6 +115,13 @@ export function createSession(options: SessionOptions): Session {
       throw new LinkError(`session closed: ${late.message}`, 'closed');
     }
     const seq = nextSequence();
+    let bytes: Buffer;
+    try {
+      bytes = encodePdu({ ...pdu, sequence: seq } as Pdu);
+    } catch (err) {
+      if (isCounted) { counted--; slotWaiters.shift()?.resolve(); }
+      throw err;
+    }
     return new Promise<Pdu>((resolve, reject) => {
       const entry: Pending = {
         resolve, reject, counted: isCounted,
@@ -123,7 +132,7 @@ export function createSession(options: SessionOptions): Session {
         }, responseTimeoutMs),
       };
       pending.set(seq, entry);
-      write({ ...pdu, sequence: seq } as Pdu);
+      write(bytes);
     });
   }
 
@@ -193,15 +202,14 @@ export function createSession(options: SessionOptions): Session {
   socket.on('error', (err) => finish(err));
   socket.on('close', () => finish(new LinkError('socket closed', 'connection_lost')));
 
-  const keepalive = setInterval(() => {
+  const keepalive = options.enquireLinkIntervalMs > 0 ? setInterval(() => {
     request({ command: 'enquire_link', sequence: 0, status: 0, tlvs: {} }, { bypassWindow: true }).catch((err: Error) => {
       if (closeReason) return;
       log.warn({ err }, 'smpp enquire_link unanswered, closing');
       close(err);
     });
-  }, options.enquireLinkIntervalMs || 2 ** 31 - 1);
-  if (!options.enquireLinkIntervalMs) clearInterval(keepalive);
-  keepalive.unref();
+  }, options.enquireLinkIntervalMs) : undefined;
+  keepalive?.unref();
 
   return {
     request,

@@ -1,6 +1,6 @@
 // Optional parameters (TLVs). Known tags decode to named fields; unknown tags are kept byte for byte and written
 // back unchanged, so a PDU that passes through Tasman loses nothing it did not understand.
-import type { OptionalParams, Tlv } from './pdu-types.ts';
+import type { OptionalParams } from './pdu-types.ts';
 import { MalformedPduError } from './errors.ts';
 
 type Kind = 'u8' | 'u16' | 'u32' | 'cstring' | 'octets' | 'network_error';

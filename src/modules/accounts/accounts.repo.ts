@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import type { Executor } from '../../platform/db/client.ts';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { rows, type Executor } from '../../platform/db/client.ts';
 import { accounts } from '../../platform/db/schema/index.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 
@@ -29,10 +29,68 @@ export async function findAccount(db: Executor, accountId: string): Promise<Acco
   return row ?? null;
 }
 
+/** The row, locked until the transaction ends. */
+export async function lockAccount(tx: Executor, accountId: string): Promise<AccountRow | null> {
+  const [row] = await tx.select().from(accounts).where(eq(accounts.id, accountId)).for('update');
+  return row ?? null;
+}
+
 export async function updateAccount(
   db: Executor, accountId: string, changes: Partial<Omit<AccountRow, 'id' | 'credits' | 'createdAt'>>,
 ): Promise<AccountRow | null> {
   const [row] = await db.update(accounts).set({ ...changes, updatedAt: new Date() })
     .where(eq(accounts.id, accountId)).returning();
   return row ?? null;
+}
+
+export interface ChildSummary {
+  id: string;
+  businessName: string;
+  parentId: string;
+  credits: number;
+  accountStatus: string;
+  createdAt: Date;
+}
+
+/** A parent's open sub-accounts, oldest first. Closed ones are gone from the API (history stays in reports). */
+export async function listChildren(db: Executor, parentId: string): Promise<ChildSummary[]> {
+  const list = await db.select({
+    id: accounts.id, businessName: accounts.businessName, parentId: accounts.parentId, credits: accounts.credits,
+    accountStatus: accounts.accountStatus, createdAt: accounts.createdAt,
+  }).from(accounts)
+    .where(and(eq(accounts.parentId, parentId), ne(accounts.accountStatus, 'closed')))
+    .orderBy(asc(accounts.createdAt), asc(accounts.id));
+  return list.map((r) => ({ ...r, parentId: r.parentId! }));
+}
+
+/** Active users and held numbers of one account, for the account detail. */
+export async function accountCounts(db: Executor, accountId: string): Promise<{ users: number; numbers: number }> {
+  const [row] = await rows<{ users: number; numbers: number }>(db, sql`
+    select (select count(*)::int from account_users where account_id = ${accountId} and removed_at is null) as users,
+           (select count(*)::int from numbers where account_id = ${accountId}) as numbers`);
+  return row ?? { users: 0, numbers: 0 };
+}
+
+/**
+ * Locks both accounts' rows in id order. Every transfer (allocate, recall, close) takes its locks this way, so two
+ * transfers between the same pair can never wait on each other in a cycle; a send locks only its own row.
+ */
+export async function lockPair(tx: Executor, a: string, b: string): Promise<void> {
+  const [first, second] = a < b ? [a, b] : [b, a];
+  await rows(tx, sql`select id from accounts where id = ${first} for update`);
+  await rows(tx, sql`select id from accounts where id = ${second} for update`);
+}
+
+/** Whether an open account of this parent's branch (the parent or a sub-account) already uses the email. */
+export async function branchEmailTaken(db: Executor, parentId: string, email: string, exceptId: string | null = null): Promise<boolean> {
+  const [row] = await rows<{ taken: boolean }>(db, sql`
+    select exists(select 1 from accounts
+      where (id = ${parentId} or parent_id = ${parentId}) and account_status <> 'closed'
+        and lower(email) = lower(${email}) and id is distinct from ${exceptId}::uuid) as taken`);
+  return row?.taken ?? false;
+}
+
+export async function closeAccountRow(db: Executor, accountId: string): Promise<void> {
+  await db.update(accounts).set({ accountStatus: 'closed', closedAt: new Date(), updatedAt: new Date() })
+    .where(eq(accounts.id, accountId));
 }

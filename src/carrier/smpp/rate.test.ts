@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { backoffDelay, createSleeper, createTokenBucket } from './rate.ts';
+
+describe('token bucket', () => {
+  it('never lets more than burst + tps * elapsed through', async () => {
+    const bucket = createTokenBucket(50, 1);
+    const started = performance.now();
+    for (let i = 0; i < 6; i++) await bucket.take();
+    // Only a lower bound: a loaded machine can be slower, never faster.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+  });
+
+  it('is a no-op without a limit', async () => {
+    const bucket = createTokenBucket(0);
+    await Promise.all(Array.from({ length: 1000 }, () => bucket.take()));
+  });
+});
+
+describe('backoff', () => {
+  it('doubles, caps and jitters between half and all of the step', () => {
+    fc.assert(fc.property(fc.nat(100), fc.double({ min: 0, max: 0.999999, noNaN: true }), (attempt, r) => {
+      const d = backoffDelay(attempt, 100, 5_000, () => r);
+      const step = Math.min(5_000, 100 * 2 ** attempt);
+      expect(d).toBeGreaterThanOrEqual(Math.floor(step / 2));
+      expect(d).toBeLessThanOrEqual(step);
+    }));
+  });
+
+  it('wakes sleepers early', async () => {
+    const sleeper = createSleeper();
+    const started = performance.now();
+    const done = sleeper.sleep(60_000);
+    sleeper.wake();
+    await done;
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});

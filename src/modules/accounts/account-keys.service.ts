@@ -1,0 +1,40 @@
+import type { Db } from '../../platform/db/client.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { notFound } from '../../platform/errors.ts';
+import { insertKey, keyExists, listKeys, revokeKey } from '../keys/keys.repo.ts';
+import { loadManagedAccount } from './access.ts';
+
+// API keys of a sub-account, managed by its parent. A new key works at once (the authenticator reads the database
+// on every request); a revoked one fails on its very next request. Hashes never leave the repo.
+export function createAccountKeyService(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function list(actor: Actor, accountId: string) {
+    await loadManagedAccount(db, actor, accountId, { write: false });
+    const keys = await listKeys(db, accountId);
+    return {
+      keys: keys.map((k) => ({
+        id: k.id, name: k.name, prefix: k.prefix, revoked_at: k.revokedAt?.toISOString() ?? null,
+        created_at: k.createdAt.toISOString(), last_used_at: k.lastUsedAt?.toISOString() ?? null,
+      })),
+    };
+  }
+
+  async function create(actor: Actor, accountId: string, name: string | undefined) {
+    await loadManagedAccount(db, actor, accountId, { write: true });
+    const key = await insertKey(db, accountId, name?.trim() || 'API key');
+    return { id: key.id, key: key.key, prefix: key.prefix, name: key.name, created_at: key.createdAt.toISOString() };
+  }
+
+  /** Revoking an already revoked key of the sub-account is a no-op success; another account's key id is 404. */
+  async function revoke(actor: Actor, accountId: string, keyId: string) {
+    await loadManagedAccount(db, actor, accountId, { write: true });
+    if (!(await keyExists(db, accountId, keyId))) throw notFound('API key');
+    await revokeKey(db, accountId, keyId);
+    return { ok: true };
+  }
+
+  return { list, create, revoke };
+}
+
+export type AccountKeyService = ReturnType<typeof createAccountKeyService>;

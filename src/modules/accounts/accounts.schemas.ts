@@ -1,0 +1,85 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { Timestamp, Uuid } from '../../platform/http/schemas.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Email = Type.String({ format: 'email', maxLength: 320 });
+const Abn = Type.String({ minLength: 11, maxLength: 14, description: '11 digits; spaces ignored' });
+const DailyLimit = Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'messages per day (Australia/Sydney); null for no cap' });
+const BusinessName = Type.String({ minLength: 1, maxLength: 200 });
+
+export const AccountIdParams = Type.Object({ id: Uuid });
+export const KeyParams = Type.Object({ id: Uuid, keyId: Uuid });
+
+export const CreateSubAccount = Type.Object({
+  business_name: BusinessName,
+  email: Type.Optional(Nullable(Email)),
+  abn: Type.Optional(Abn),
+  daily_limit: Type.Optional(Nullable(DailyLimit)),
+  managed_by_parent: Type.Optional(Type.Boolean({ description: 'default true; when false, email is required' })),
+  team_access_from_parent: Type.Optional(Type.Boolean()),
+  optout_exempt: Type.Optional(Type.Boolean()),
+  inherit_parent_senders: Type.Optional(Type.Boolean()),
+  seed_credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'moved from the parent\'s balance' })),
+});
+export const SubAccountCreated = Type.Object({ account_id: Uuid, id: Uuid, email: Nullable(Type.String()) });
+
+export const PatchSubAccount = Type.Object({
+  business_name: Type.Optional(BusinessName),
+  email: Type.Optional(Nullable(Email)),
+  abn: Type.Optional(Nullable(Abn)),
+  daily_limit: Type.Optional(Nullable(DailyLimit)),
+  managed_by_parent: Type.Optional(Type.Boolean()),
+  team_access_from_parent: Type.Optional(Type.Boolean()),
+  optout_exempt: Type.Optional(Type.Boolean()),
+  inherit_parent_senders: Type.Optional(Type.Boolean()),
+});
+
+export const AccountListItem = Type.Object({
+  id: Uuid, business_name: Type.String(), parent_account_id: Uuid, created_at: Timestamp,
+  account_status: Type.String(), credits: Type.Integer(),
+});
+export const AccountList = Type.Object({ accounts: Type.Array(AccountListItem) });
+
+export const AccountDetail = Type.Object({
+  id: Uuid,
+  business_name: Type.String(),
+  credits: Type.Integer(),
+  account_status: Type.String(),
+  daily_send_limit: Nullable(Type.Integer()),
+  managed_by_parent: Type.Boolean(),
+  team_access_from_parent: Type.Boolean(),
+  user_count: Type.Integer(),
+  number_count: Type.Integer(),
+  email: Nullable(Type.String()),
+  parent_account_id: Nullable(Uuid),
+  created_at: Timestamp,
+  hierarchy_enabled: Type.Boolean(),
+  optout_exempt: Type.Boolean(),
+  inherit_parent_senders: Type.Boolean(),
+  abn: Nullable(Type.String()),
+});
+export const AccountResponse = Type.Object({ account: AccountDetail });
+export const PatchResult = Type.Object({ ok: Type.Boolean(), account: AccountDetail });
+export const CloseResult = Type.Object({ ok: Type.Boolean(), credits_returned: Type.Integer() });
+
+export const Balance = Type.Object({ credits: Type.Integer() });
+export const TransferRequest = Type.Object({ amount: Type.Integer({ minimum: 1, maximum: 100_000_000 }) });
+export const TransferResult = Type.Object({
+  ok: Type.Boolean(),
+  direction: Type.Union([Type.Literal('allocate'), Type.Literal('recall')]),
+  amount: Type.Integer(),
+  credits: Type.Integer({ description: 'the sub-account\'s balance after the move' }),
+  parent_credits: Type.Integer({ description: 'the parent\'s balance after the move' }),
+});
+
+export const KeyList = Type.Object({
+  keys: Type.Array(Type.Object({
+    id: Uuid, name: Type.String(), prefix: Type.String(), revoked_at: Nullable(Timestamp),
+    created_at: Timestamp, last_used_at: Nullable(Timestamp),
+  })),
+});
+export const CreateKey = Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })) });
+export const KeyCreated = Type.Object({
+  id: Uuid, key: Type.String({ description: 'the full key: shown only in this response' }), prefix: Type.String(),
+  name: Type.String(), created_at: Timestamp,
+});

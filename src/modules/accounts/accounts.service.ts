@@ -1,0 +1,172 @@
+import type { Db } from '../../platform/db/client.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import { revokeAllKeys } from '../keys/keys.repo.ts';
+import { normaliseAbn } from '../admin/admin.service.ts';
+import { moveNumbersBetween } from '../numbers/numbers.repo.ts';
+import {
+  accountCounts, branchEmailTaken, closeAccountRow, findAccount, insertAccount, listChildren, lockAccount, lockPair,
+  updateAccount, type AccountRow,
+} from './accounts.repo.ts';
+import { assertCanParent, assertHierarchyEnabled, loadManagedAccount } from './access.ts';
+import { moveCredits } from './transfers.ts';
+import { balanceOf } from '../credits/ledger.repo.ts';
+
+export interface CreateSubAccountInput {
+  business_name: string;
+  email?: string | null;
+  abn?: string;
+  daily_limit?: number | null;
+  managed_by_parent?: boolean;
+  team_access_from_parent?: boolean;
+  optout_exempt?: boolean;
+  inherit_parent_senders?: boolean;
+  seed_credits?: number;
+}
+
+export interface PatchSubAccountInput {
+  business_name?: string;
+  email?: string | null;
+  abn?: string | null;
+  daily_limit?: number | null;
+  managed_by_parent?: boolean;
+  team_access_from_parent?: boolean;
+  optout_exempt?: boolean;
+  inherit_parent_senders?: boolean;
+}
+
+const emailRequired = () => new AppError('validation_failed', 'email is required when managed_by_parent is false', {
+  details: [{ field: 'email', message: 'is required when managed_by_parent is false' }],
+});
+const emailTaken = () => new AppError('email_taken', 'An account in this group already uses that email');
+
+/** The `account` object of GET /account/{id}: the document's fields plus the ones CONTRACT.md adds. */
+export async function accountDetail(db: Db, row: AccountRow) {
+  const counts = await accountCounts(db, row.id);
+  return {
+    id: row.id,
+    business_name: row.businessName,
+    credits: row.credits,
+    account_status: row.accountStatus,
+    daily_send_limit: row.dailyLimit,
+    managed_by_parent: row.managedByParent,
+    team_access_from_parent: row.teamAccessFromParent,
+    user_count: counts.users,
+    number_count: counts.numbers,
+    email: row.email,
+    parent_account_id: row.parentId,
+    created_at: row.createdAt.toISOString(),
+    hierarchy_enabled: row.hierarchyEnabled,
+    optout_exempt: row.optoutExempt,
+    inherit_parent_senders: row.inheritParentSenders,
+    abn: row.abn,
+  };
+}
+
+export function createAccountService(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function list(actor: Actor) {
+    assertHierarchyEnabled(actor);
+    const children = await listChildren(db, actor.accountId);
+    return {
+      accounts: children.map((c) => ({
+        id: c.id, business_name: c.businessName, parent_account_id: c.parentId, created_at: c.createdAt.toISOString(),
+        account_status: c.accountStatus, credits: c.credits,
+      })),
+    };
+  }
+
+  async function create(actor: Actor, input: CreateSubAccountInput) {
+    assertCanParent(actor);
+    const managed = input.managed_by_parent ?? true;
+    const email = input.email?.trim() || null;
+    if (!managed && email === null) throw emailRequired();
+    const seed = input.seed_credits ?? 0;
+    return db.transaction(async (tx) => {
+      // The parent's row lock serialises creates under one parent: the email check and the seed debit see each
+      // other's results.
+      const parent = await lockAccount(tx, actor.accountId);
+      if (!parent) throw notFound('Account');
+      if (email !== null && (await branchEmailTaken(tx, parent.id, email))) throw emailTaken();
+      const child = await insertAccount(tx, {
+        businessName: input.business_name.trim(), email, abn: input.abn ? normaliseAbn(input.abn) : parent.abn,
+        parentId: parent.id, dailyLimit: input.daily_limit ?? null, managedByParent: managed,
+        teamAccessFromParent: input.team_access_from_parent ?? false, optoutExempt: input.optout_exempt ?? false,
+        inheritParentSenders: input.inherit_parent_senders ?? false,
+      });
+      if (seed > 0) {
+        await moveCredits(tx, { from: parent.id, to: child.id, amount: seed, kind: 'allocate', fromBalance: async () => parent.credits });
+      }
+      return { account_id: child.id, id: child.id, email: child.email };
+    });
+  }
+
+  async function get(actor: Actor, accountId: string) {
+    const row = await loadManagedAccount(db, actor, accountId, { write: false });
+    return { account: await accountDetail(db, row) };
+  }
+
+  async function patch(actor: Actor, accountId: string, input: PatchSubAccountInput) {
+    const row = await db.transaction(async (tx) => {
+      const current = await loadManagedAccount(tx, actor, accountId, { write: true, lock: true });
+      const changes: Parameters<typeof updateAccount>[2] = {};
+      if (input.business_name !== undefined) changes.businessName = input.business_name.trim();
+      if (input.email !== undefined) changes.email = input.email?.trim() || null;
+      if (input.abn !== undefined) changes.abn = input.abn === null ? null : normaliseAbn(input.abn);
+      if (input.daily_limit !== undefined) changes.dailyLimit = input.daily_limit;
+      if (input.managed_by_parent !== undefined) changes.managedByParent = input.managed_by_parent;
+      if (input.team_access_from_parent !== undefined) changes.teamAccessFromParent = input.team_access_from_parent;
+      if (input.optout_exempt !== undefined) changes.optoutExempt = input.optout_exempt;
+      if (input.inherit_parent_senders !== undefined) changes.inheritParentSenders = input.inherit_parent_senders;
+      const email = changes.email !== undefined ? changes.email : current.email;
+      const managed = changes.managedByParent ?? current.managedByParent;
+      if (!managed && email === null) throw emailRequired();
+      if (changes.email && (await branchEmailTaken(tx, actor.accountId, changes.email, current.id))) throw emailTaken();
+      return (await updateAccount(tx, current.id, changes))!;
+    });
+    return { ok: true, account: await accountDetail(db, row) };
+  }
+
+  /** Closes a sub-account: status closed, keys revoked, credits and numbers back to the parent, history kept. */
+  async function close(actor: Actor, accountId: string) {
+    return db.transaction(async (tx) => {
+      await loadManagedAccount(tx, actor, accountId, { write: true });
+      await lockPair(tx, actor.accountId, accountId);
+      // Re-read under the lock: a concurrent close or transfer may have run since the check above.
+      const child = await findAccount(tx, accountId);
+      if (!child || child.accountStatus === 'closed') throw notFound('Account');
+      const returned = child.credits;
+      if (returned > 0) {
+        await moveCredits(tx, { from: child.id, to: actor.accountId, amount: returned, kind: 'close', fromBalance: async () => child.credits });
+      }
+      await revokeAllKeys(tx, child.id);
+      await moveNumbersBetween(tx, child.id, actor.accountId);
+      await closeAccountRow(tx, child.id);
+      return { ok: true, credits_returned: returned };
+    });
+  }
+
+  async function balance(actor: Actor, accountId: string) {
+    const row = await loadManagedAccount(db, actor, accountId, { write: false });
+    return { credits: row.credits };
+  }
+
+  /** allocate: parent → sub-account (allowed even when the sub-account manages itself); recall: back. */
+  async function transfer(actor: Actor, accountId: string, amount: number, direction: 'allocate' | 'recall') {
+    return db.transaction(async (tx) => {
+      await loadManagedAccount(tx, actor, accountId, { write: direction === 'recall' });
+      await lockPair(tx, actor.accountId, accountId);
+      const child = await findAccount(tx, accountId);
+      if (!child || child.accountStatus === 'closed') throw notFound('Account');
+      const [from, to] = direction === 'allocate' ? [actor.accountId, accountId] : [accountId, actor.accountId];
+      const moved = await moveCredits(tx, { from, to, amount, kind: direction, fromBalance: async () => (await balanceOf(tx, from)) ?? 0 });
+      const [credits, parentCredits] = direction === 'allocate' ? [moved.toCredits, moved.fromCredits] : [moved.fromCredits, moved.toCredits];
+      return { ok: true, direction, amount, credits, parent_credits: parentCredits };
+    });
+  }
+
+  return { list, create, get, patch, close, balance, transfer };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

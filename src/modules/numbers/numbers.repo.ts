@@ -1,0 +1,86 @@
+// Dedicated numbers. A number has exactly one holder at a time: `numbers.account_id` (null while in the operator's
+// pool), under a unique index on the number. Inbound routing reads that column, so every move here is a single
+// conditional UPDATE on it and can never leave a number with two holders.
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { rows, type Executor } from '../../platform/db/client.ts';
+import { numbers } from '../../platform/db/schema/index.ts';
+
+export type NumberRow = typeof numbers.$inferSelect;
+
+export async function listNumbers(db: Executor, accountId: string): Promise<NumberRow[]> {
+  return db.select().from(numbers).where(eq(numbers.accountId, accountId)).orderBy(asc(numbers.number));
+}
+
+export interface GroupNumberRow extends NumberRow {
+  businessName: string;
+}
+
+/** Numbers held by the parent and its open sub-accounts. */
+export async function listGroupNumbers(db: Executor, parentId: string): Promise<GroupNumberRow[]> {
+  const list = await rows<{
+    id: string; number: string; country: string; price_monthly: string | number; account_id: string;
+    created_at: Date | string; assigned_at: Date | string | null; business_name: string;
+  }>(db, sql`
+    select n.id, n.number, n.country, n.price_monthly, n.account_id, n.created_at, n.assigned_at, a.business_name
+    from numbers n join accounts a on a.id = n.account_id
+    where a.id = ${parentId} or (a.parent_id = ${parentId} and a.account_status <> 'closed')
+    order by n.number`);
+  return list.map((r) => ({
+    id: r.id, number: r.number, country: r.country, priceMonthly: Number(r.price_monthly), accountId: r.account_id,
+    createdAt: new Date(r.created_at), assignedAt: r.assigned_at === null ? null : new Date(r.assigned_at),
+    businessName: r.business_name,
+  }));
+}
+
+export async function listAvailable(
+  db: Executor, filter: { country?: string; limit: number; offset: number },
+): Promise<NumberRow[]> {
+  const where = filter.country ? and(isNull(numbers.accountId), eq(numbers.country, filter.country)) : isNull(numbers.accountId);
+  return db.select().from(numbers).where(where)
+    .orderBy(asc(numbers.country), asc(numbers.number)).limit(filter.limit).offset(filter.offset);
+}
+
+/**
+ * Leases one pool number to the account: the given number, or the first free one (of the country, if given).
+ * SKIP LOCKED lets concurrent purchases take different numbers instead of queueing on the same one.
+ */
+export async function leaseFromPool(
+  db: Executor, accountId: string, want: { number?: string; country?: string },
+): Promise<NumberRow | null> {
+  const [row] = await rows<{ id: string }>(db, sql`
+    update numbers set account_id = ${accountId}, assigned_at = now()
+    where id = (
+      select id from numbers
+      where account_id is null
+        ${want.number ? sql`and number = ${want.number}` : sql``}
+        ${want.country ? sql`and country = ${want.country}` : sql``}
+      order by country, number limit 1 for update skip locked
+    ) and account_id is null
+    returning id`);
+  if (!row) return null;
+  const [leased] = await db.select().from(numbers).where(eq(numbers.id, row.id));
+  return leased ?? null;
+}
+
+/** Moves the listed numbers from one holder to another; returns the numbers moved (those `from` held). */
+export async function moveNumbers(db: Executor, from: string, to: string, list: string[]): Promise<string[]> {
+  if (list.length === 0) return [];
+  const moved = await db.update(numbers).set({ accountId: to, assignedAt: new Date() })
+    .where(and(eq(numbers.accountId, from), inArray(numbers.number, list)))
+    .returning({ number: numbers.number });
+  return moved.map((m) => m.number);
+}
+
+/** Every number `from` holds goes to `to` (a closed sub-account's numbers back to its parent). */
+export async function moveNumbersBetween(db: Executor, from: string, to: string): Promise<number> {
+  const moved = await db.update(numbers).set({ accountId: to, assignedAt: new Date() })
+    .where(eq(numbers.accountId, from)).returning({ id: numbers.id });
+  return moved.length;
+}
+
+export async function heldBy(db: Executor, accountId: string, list: string[]): Promise<string[]> {
+  if (list.length === 0) return [];
+  const found = await db.select({ number: numbers.number }).from(numbers)
+    .where(and(eq(numbers.accountId, accountId), inArray(numbers.number, list)));
+  return found.map((f) => f.number);
+}

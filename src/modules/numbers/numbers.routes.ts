@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors } from '../../platform/http/schemas.ts';
+import type { Services } from '../../services.ts';
+import { AccountIdParams } from '../accounts/accounts.schemas.ts';
+import { emptyBodyIsObject } from '../accounts/accounts.routes.ts';
+import {
+  Assigned, AvailableList, AvailableQuery, GroupNumberList, MoveRequest, NumberList, PurchaseRequest, Purchased, Recalled,
+} from './numbers.schemas.ts';
+
+const tags = ['Numbers'];
+
+export const numberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { numbers } = services;
+
+  app.get('/numbers', {
+    schema: { tags, summary: 'The caller\'s dedicated numbers', response: { 200: NumberList, ...errors(401) } },
+  }, async (request) => numbers.mine(request.actor));
+
+  app.get('/numbers/group', {
+    schema: { tags, summary: 'Numbers across the caller and its sub-accounts', response: { 200: GroupNumberList, ...errors(401, 403) } },
+  }, async (request) => numbers.group(request.actor));
+
+  app.get('/numbers/available', {
+    schema: { tags, summary: 'Numbers free to purchase', querystring: AvailableQuery, response: { 200: AvailableList, ...errors(400, 401) } },
+  }, async (request) => numbers.available(request.actor, request.query));
+
+  app.post('/numbers/purchase', {
+    preValidation: emptyBodyIsObject,
+    schema: { tags, summary: 'Lease a number from the pool to the caller', body: PurchaseRequest, response: { 200: Purchased, ...errors(400, 401, 409) } },
+  }, async (request) => numbers.purchase(request.actor, request.body));
+
+  app.get('/account/:id/numbers', {
+    schema: { tags, summary: 'A sub-account\'s numbers', params: AccountIdParams, response: { 200: NumberList, ...errors(400, 401, 403, 404) } },
+  }, async (request) => numbers.forAccount(request.actor, request.params.id));
+
+  app.post('/account/:id/numbers/assign', {
+    schema: { tags, summary: 'Move the parent\'s numbers to a sub-account', params: AccountIdParams, body: MoveRequest, response: { 200: Assigned, ...errors(400, 401, 403, 404, 409) } },
+  }, async (request) => numbers.assign(request.actor, request.params.id, request.body.numbers));
+
+  app.post('/account/:id/numbers/recall', {
+    schema: { tags, summary: 'Move numbers from a sub-account back to the parent', params: AccountIdParams, body: MoveRequest, response: { 200: Recalled, ...errors(400, 401, 403, 404, 409) } },
+  }, async (request) => numbers.recall(request.actor, request.params.id, request.body.numbers));
+};

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors, Ok } from '../../platform/http/schemas.ts';
+import type { Services } from '../../services.ts';
+import { AccountIdParams } from '../accounts/accounts.schemas.ts';
+import { Access, AccessUpdate, Invite, Invited, MemberParams, UserList } from './users.schemas.ts';
+
+const tags = ['Account management'];
+
+export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { users } = services;
+
+  app.get('/team', {
+    schema: { tags, summary: 'Users of the caller\'s own account', response: { 200: UserList, ...errors(401) } },
+  }, async (request) => users.team(request.actor));
+
+  app.get('/account/:id/users', {
+    schema: { tags, summary: 'A sub-account\'s direct users', params: AccountIdParams, response: { 200: UserList, ...errors(400, 401, 403, 404) } },
+  }, async (request) => users.list(request.actor, request.params.id));
+
+  app.post('/account/:id/users', {
+    schema: { tags, summary: 'Invite a user to a sub-account', params: AccountIdParams, body: Invite, response: { 201: Invited, ...errors(400, 401, 403, 404, 409) } },
+  }, async (request, reply) => reply.status(201).send(await users.invite(request.actor, request.params.id, request.body)));
+
+  app.delete('/account/:id/users/:memberId', {
+    schema: { tags, summary: 'Remove a user from a sub-account', params: MemberParams, response: { 200: Ok, ...errors(400, 401, 403, 404) } },
+  }, async (request) => users.remove(request.actor, request.params.id, request.params.memberId));
+
+  app.get('/account/:id/access', {
+    schema: { tags, summary: 'Who manages a sub-account and who may use it', params: AccountIdParams, response: { 200: Access, ...errors(400, 401, 403, 404) } },
+  }, async (request) => users.access(request.actor, request.params.id));
+
+  app.put('/account/:id/access', {
+    schema: { tags, summary: 'Change management and team access of a sub-account', params: AccountIdParams, body: AccessUpdate, response: { 200: Ok, ...errors(400, 401, 403, 404) } },
+  }, async (request) => users.setAccess(request.actor, request.params.id, request.body));
+};
