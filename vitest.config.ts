@@ -13,10 +13,12 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/carrier/**/*.test.ts'] } },
       ...databases.map((db) => ({
-        extends: true,
+        extends: true as const,
         test: {
           name: `api-${db}`,
           include: ['test/api/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          // Real processes and a real browser start slowly on a busy two-core machine.
+          testTimeout: 90_000,
           env: { TASMAN_TEST_DB: db },
         },
       })),

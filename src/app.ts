@@ -13,6 +13,13 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { messageRoutes } from './modules/messages/messages.routes.ts';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { optoutRoutes } from './modules/optouts/optouts.routes.ts';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { optoutLinkRoutes } from './modules/optout-link/optout-link.routes.ts';
+import { inboxRoutes } from './modules/inbox/inbox.routes.ts';
+import { reportRoutes } from './modules/reports/reports.routes.ts';
+import { accountRoutes } from './modules/accounts/accounts.routes.ts';
+import { userRoutes } from './modules/users/users.routes.ts';
+import { numberRoutes } from './modules/numbers/numbers.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -75,11 +82,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
 
   await app.register(adminRoutes, { services: deps.services, adminToken: deps.adminToken });
+  // Public opt-out link pages (no API key, HTML, their own per-address limit).
+  await app.register(optoutLinkRoutes, { services: deps.services });
   await app.register(async (scope) => {
     requireApiKey(scope, { authenticate: deps.services.authenticate, limiter: deps.limiter });
     await scope.register(messageRoutes, { services: deps.services });
     await scope.register(campaignRoutes, { services: deps.services });
     await scope.register(optoutRoutes, { services: deps.services });
+    await scope.register(webhookRoutes, { services: deps.services });
+    await scope.register(inboxRoutes, { services: deps.services });
+    await scope.register(reportRoutes, { services: deps.services });
+    await scope.register(accountRoutes, { services: deps.services });
+    await scope.register(userRoutes, { services: deps.services });
+    await scope.register(numberRoutes, { services: deps.services });
   });
   return app as unknown as FastifyInstance;
 }

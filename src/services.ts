@@ -7,17 +7,37 @@ import { createCampaignService } from './modules/campaigns/campaigns.service.ts'
 import { createMessageService } from './modules/messages/messages.service.ts';
 import { createAuthenticator } from './modules/keys/authenticator.ts';
 import { createQueueSignal } from './platform/jobs/signal.ts';
+import { loadOrCreateKey } from './platform/crypto/secret-box.ts';
+import { createWebhookService } from './modules/webhooks/webhooks.service.ts';
+import { createOptoutLinkService } from './modules/optout-link/optout-link.service.ts';
+import { createReportService } from './modules/reports/reports.service.ts';
+import { createAccountService } from './modules/accounts/accounts.service.ts';
+import { createAccountKeyService } from './modules/accounts/account-keys.service.ts';
+import { createUserService } from './modules/users/users.service.ts';
+import { createNumberService } from './modules/numbers/numbers.service.ts';
+import { createReceiptService } from './modules/receipts/receipts.service.ts';
+import { createInboxService } from './modules/inbox/inbox.service.ts';
+
+/** The built-in SMSC when this process runs it (workers set it): POST /admin/simulator/inbound uses it. */
+export interface SimulatorHandle {
+  injectInbound(message: { from: string; to: string; text: string }): Promise<void>;
+}
 
 /** Every service, built once per process from the database and configuration; routes and workers share them. */
 export function createServices(deps: { config: Config; database: Database }) {
   const { config, database } = deps;
   const db: Db = database.db;
   const queued = createQueueSignal(database, 'tasman_messages_queued');
+  // Raise after committing a transaction that called recordEvent: wakes the webhook worker (which also polls).
+  const webhooks = createQueueSignal(database, 'tasman_webhooks');
+  // Seals webhook signing secrets; a bad TASMAN_SECRET_KEY stops start-up here with a message naming it.
+  const secretKey = loadOrCreateKey({ envValue: config.secretKey ?? undefined, dataDir: config.dataDir });
   return {
     db,
     database,
     config,
-    signals: { queued },
+    signals: { queued, webhooks },
+    secretKey,
     authenticate: createAuthenticator(db) satisfies Authenticate,
     idempotency: createIdempotency(db),
     admin: createAdminService({ db }),
@@ -25,6 +45,16 @@ export function createServices(deps: { config: Config; database: Database }) {
       db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: () => queued.raise(),
     }),
     campaigns: createCampaignService({ db }),
+    webhooks: createWebhookService({ db, secretKey, allowPrivate: config.webhook.allowPrivate, onQueued: () => webhooks.raise() }),
+    optoutLink: createOptoutLinkService({ db }),
+    reports: createReportService({ db }),
+    accounts: createAccountService({ db }),
+    accountKeys: createAccountKeyService({ db }),
+    users: createUserService({ db }),
+    numbers: createNumberService({ db }),
+    receipts: createReceiptService({ db }),
+    inbox: createInboxService({ db, sharedSender: config.sharedSender }),
+    simulator: { current: null as SimulatorHandle | null },
   };
 }
 

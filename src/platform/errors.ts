@@ -19,6 +19,12 @@ export const errorStatus = {
   no_valid_recipients: 400,
   /** report or inbox filters that do not make sense together */
   invalid_range: 400,
+  /** a webhook URL that is not an absolute http(s) URL with a host */
+  invalid_webhook_url: 400,
+  /** a webhook URL using http:// while private addresses are not allowed (production) */
+  webhook_url_https_required: 400,
+  /** a webhook URL whose host is, or resolves to, a private, loopback, link-local or metadata address (or does not resolve) */
+  webhook_url_not_public: 400,
   /** no, unknown or revoked API key */
   unauthorized: 401,
   /** not enough credits; carries credits_required and credits_available */
@@ -33,6 +39,8 @@ export const errorStatus = {
   not_a_parent: 403,
   /** missing, or not visible to the caller (never says which) */
   not_found: 404,
+  /** secret rotation before the webhook's URL was set with PUT */
+  webhook_not_configured: 404,
   /** the route does not exist */
   route_not_found: 404,
   /** method not allowed on this route */
@@ -43,6 +51,8 @@ export const errorStatus = {
   number_unavailable: 409,
   /** the same Idempotency-Key is still being processed */
   idempotency_in_flight: 409,
+  /** a webhook delivery is being attempted right now; redeliver once the attempt has finished */
+  delivery_in_progress: 409,
   /** a row with these unique values already exists */
   conflict: 409,
   /** request body over the size limit */

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { errors, IdParams, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import { requireAdminToken } from '../../platform/http/auth.ts';
 import type { Services } from '../../services.ts';
+import { AppError } from '../../platform/errors.ts';
 
 const tags = ['Operator'];
 const security = [{ adminToken: [] }];
@@ -93,4 +94,38 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminT
       response: { 201: Type.Object({ id: Uuid, number: Type.String(), country: Type.String(), price_monthly: Type.Number(), account_id: Nullable(Uuid) }), ...errors(400, 401, 404, 409) },
     },
   }, async (request, reply) => reply.status(201).send(await admin.addNumber(request.body)));
+
+  // Development only: exists while this process runs the built-in SMSC (SMPP_HOST unset), else 404.
+  app.post('/admin/simulator/inbound', {
+    schema: {
+      tags, security, summary: 'Make the built-in SMSC send an inbound (MO) message',
+      body: Type.Object({
+        from: Type.String({ minLength: 1, maxLength: 20, description: 'The sender\'s number, E.164' }),
+        to: Type.String({ minLength: 1, maxLength: 20, description: 'The service number it is sent to' }),
+        text: Type.String({ maxLength: 1600 }),
+      }),
+      response: { 200: Ok, ...errors(400, 401, 404, 503) },
+    },
+  }, async (request) => injectInbound(services.simulator.current, request.body));
 };
+
+const INJECT_TIMEOUT_MS = 15_000;
+
+/** Resolves once Tasman has acknowledged every part, i.e. the message is committed and visible in /inbox. */
+async function injectInbound(
+  simulator: Services['simulator']['current'], message: { from: string; to: string; text: string },
+): Promise<{ ok: true }> {
+  if (!simulator) throw new AppError('not_found', 'No built-in SMSC simulator runs in this process');
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError('service_unavailable', 'The simulator\'s message was not acknowledged in time')), INJECT_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([simulator.injectInbound(message).catch((err: Error) => {
+      throw new AppError('service_unavailable', `The simulator could not send it: ${err.message}`);
+    }), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+  return { ok: true };
+}

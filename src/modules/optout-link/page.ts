@@ -128,3 +128,22 @@ export function renderNotFoundPage(): string {
 <p class="note">You can also stop messages by replying STOP to the text message.</p>`,
   );
 }
+
+/** Sent with 429 when one client address asks too often. */
+export function renderBusyPage(): string {
+  return layout(
+    'Please wait a moment',
+    `<h1>Please wait a moment</h1>
+<p>There have been too many requests from your connection. Try again in a few seconds.</p>`,
+  );
+}
+
+/** Sent when something went wrong on our side (or the request could not be read). */
+export function renderErrorPage(): string {
+  return layout(
+    'Something went wrong',
+    `<h1>Something went wrong</h1>
+<p>Your request could not be completed. Please try again shortly.</p>
+<p class="note">You can also stop messages by replying STOP to the text message.</p>`,
+  );
+}

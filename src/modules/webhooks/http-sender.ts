@@ -205,6 +205,8 @@ export function createWebhookSender(opts: WebhookSenderOptions) {
     post,
     /** Closes idle connections and waits for in-flight requests. */
     close: () => agent.close(),
+    /** Aborts in-flight requests (their post() resolves with an error) and closes every connection. */
+    destroy: () => agent.destroy(),
   };
 }
 

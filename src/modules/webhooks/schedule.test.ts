@@ -16,11 +16,12 @@ describe('parseRetryDelays', () => {
     ['', []],
     ['   ', []],
     ['604800', [604800]],
+    ['0.05,0.1', [0.05, 0.1]],
   ])('parses %j', (input, expected) => {
     expect(parseRetryDelays(input)).toEqual(expected);
   });
 
-  it.each(['60,', ',60', '60,,300', '-1', '1.5', '60s', 'abc', '1e3', '0x10', '604801', '60;300'])(
+  it.each(['60,', ',60', '60,,300', '-1', '1.', '.5', '60s', 'abc', '1e3', '0x10', '604801', '60;300'])(
     'rejects %j with a message naming the variable',
     (input) => {
       expect(() => parseRetryDelays(input)).toThrow(/WEBHOOK_RETRY_DELAYS item \d+/);

@@ -15,7 +15,8 @@ export const DEFAULT_JITTER = 0.1;
 const MAX_DELAY_SECONDS = 7 * 24 * 3600;
 
 /**
- * Parses `WEBHOOK_RETRY_DELAYS`: comma-separated whole seconds, e.g. "60,300". Spaces around items are allowed.
+ * Parses `WEBHOOK_RETRY_DELAYS`: comma-separated seconds, e.g. "60,300"; fractions are allowed ("0.05,0.1") so
+ * tests can run the real schedule quickly, matching what config.ts accepts. Spaces around items are allowed.
  * An empty (or all-blank) string means no retries: one attempt only. Throws an Error naming the bad item
  * otherwise, so config can report it as-is.
  */
@@ -23,8 +24,8 @@ export function parseRetryDelays(value: string): number[] {
   if (value.trim() === '') return [];
   return value.split(',').map((raw, i) => {
     const item = raw.trim();
-    if (!/^\d+$/.test(item)) {
-      throw new Error(`WEBHOOK_RETRY_DELAYS item ${i + 1} ("${item}") must be a whole number of seconds, e.g. 60,300`);
+    if (!/^\d+(\.\d+)?$/.test(item)) {
+      throw new Error(`WEBHOOK_RETRY_DELAYS item ${i + 1} ("${item}") must be a number of seconds, e.g. 60,300`);
     }
     const seconds = Number(item);
     if (seconds > MAX_DELAY_SECONDS) {

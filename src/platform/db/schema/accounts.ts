@@ -77,6 +77,8 @@ export const creditLedger = pgTable('credit_ledger', {
 }, (t) => [
   index('credit_ledger_account_idx').on(t.accountId, t.createdAt),
   index('credit_ledger_message_idx').on(t.messageId).where(sql`${t.messageId} is not null`),
+  // Reports: credits_consumed from the index alone (index-only scan). See docs/performance.md, Reports.
+  index('credit_ledger_report_idx').on(t.accountId, t.createdAt, t.kind, t.delta),
 ]);
 
 export const idempotencyKeys = pgTable('idempotency_keys', {

@@ -59,6 +59,9 @@ export const messages = pgTable('messages', {
   index('messages_conversation_idx').on(t.recipient, t.sender, t.createdAt),
   uniqueIndex('messages_optout_code_idx').on(t.optoutCode).where(sql`${t.optoutCode} is not null`),
   index('messages_retention_idx').on(t.createdAt).where(sql`${t.body} is not null`),
+  // Reports: every counter of an unfiltered report comes from the index alone (index-only scan), so a 90-day group
+  // report reads no table pages. See docs/performance.md, Reports.
+  index('messages_report_idx').on(t.accountId, t.createdAt, t.status, t.parts, t.sentAt),
 ]);
 
 export const inboundMessages = pgTable('inbound_messages', {
@@ -90,6 +93,16 @@ export const inboundFragments = pgTable('inbound_fragments', {
   text: text('text').notNull(),
   receivedAt: ts('received_at').notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.from, t.to, t.ref, t.seq] })]);
+
+// Every segment of a concatenated outbound message: each segment gets its own SMSC id and its own receipt, so
+// any of them must lead back to the message (the first segment's id is also messages.smsc_message_id).
+export const messageSegments = pgTable('message_segments', {
+  smscMessageId: text('smsc_message_id').primaryKey(),
+  messageId: uuid('message_id').notNull(),
+  seq: smallint('seq').notNull(),
+  // the segment's final receipt state; the message is delivered once every segment is
+  dlrStatus: text('dlr_status'),
+}, (t) => [index('message_segments_message_idx').on(t.messageId)]);
 
 // A receipt that arrived before its submit_sm_resp, parked until the SMSC message id is known.
 export const pendingReceipts = pgTable('pending_receipts', {

@@ -1,0 +1,115 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Executor } from '../../platform/db/client.ts';
+import { changeCredits } from '../credits/ledger.repo.ts';
+
+// The dispatcher's queue is the messages table itself: status 'queued' rows whose next_attempt_at has come.
+// These statements serve every account at once (the queue is global), so unlike tenant queries they are keyed
+// by message id. A claim is fenced by `attempts`: every claim increments it, so a worker whose lease ran out
+// and was reclaimed by another finds its conditional updates matching nothing.
+
+export interface Claimed {
+  id: string;
+  accountId: string;
+  campaignId: string | null;
+  sender: string;
+  recipient: string;
+  body: string | null;
+  credits: number;
+  /** The fencing token: the value of attempts this claim set. */
+  attempts: number;
+  createdAt: Date;
+}
+
+/**
+ * Claims up to `limit` due messages for `leaseMs`. SKIP LOCKED lets concurrent claimers pass each other's rows.
+ * next_attempt_at moves to the lease's end too, so leased rows leave the queue index's due range and a crashed
+ * worker's rows come back by themselves when the lease runs out.
+ */
+export async function claimBatch(db: Executor, limit: number, leaseMs: number): Promise<Claimed[]> {
+  const found = await rows<{
+    id: string; account_id: string; campaign_id: string | null; sender: string; recipient: string; body: string | null;
+    credits: number; attempts: number; created_at: Date | string;
+  }>(db, sql`
+    with picked as (
+      select id from messages
+      where status = 'queued' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    update messages m
+    set lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
+        next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}),
+        attempts = m.attempts + 1
+    from picked where m.id = picked.id
+    returning m.id, m.account_id, m.campaign_id, m.sender, m.recipient, m.body, m.credits, m.attempts, m.created_at`);
+  return found.map((r) => ({
+    id: r.id, accountId: r.account_id, campaignId: r.campaign_id, sender: r.sender, recipient: r.recipient, body: r.body,
+    credits: r.credits, attempts: r.attempts, createdAt: new Date(r.created_at),
+  }));
+}
+
+export interface SentRecord {
+  id: string;
+  attempts: number;
+  smscMessageId: string;
+  segmentIds?: string[];
+  sentAt: Date;
+}
+
+/**
+ * Records many accepted submits in one transaction (the dispatcher batches them). Only rows still held under
+ * the same claim change; the segment ids of concatenated messages are stored so any segment's receipt finds
+ * its message. Returns the ids that were recorded.
+ */
+export async function recordSent(db: Executor, items: SentRecord[]): Promise<Set<string>> {
+  if (items.length === 0) return new Set();
+  return db.transaction(async (tx) => {
+    const updated = await rows<{ id: string }>(tx, sql`
+      update messages m
+      set status = 'sent', sent_at = r.sent_at, smsc_message_id = r.smsc, lease_until = null, error_code = null
+      from jsonb_to_recordset(${JSON.stringify(items.map((i) => ({
+        id: i.id, attempts: i.attempts, smsc: i.smscMessageId, sent_at: i.sentAt.toISOString(),
+      })))}::jsonb) as r(id uuid, attempts int, smsc text, sent_at timestamptz)
+      where m.id = r.id and m.status = 'queued' and m.attempts = r.attempts
+      returning m.id`);
+    const ids = new Set(updated.map((r) => r.id));
+    const segments = items.filter((i) => ids.has(i.id) && i.segmentIds && i.segmentIds.length > 1)
+      .flatMap((i) => i.segmentIds!.map((smsc, seq) => ({ smsc, message_id: i.id, seq })));
+    if (segments.length > 0) {
+      // An SMSC that recycles ids: the newer message takes the id over.
+      await tx.execute(sql`
+        insert into message_segments (smsc_message_id, message_id, seq)
+        select r.smsc, r.message_id, r.seq
+        from jsonb_to_recordset(${JSON.stringify(segments)}::jsonb) as r(smsc text, message_id uuid, seq int)
+        on conflict (smsc_message_id) do update set message_id = excluded.message_id, seq = excluded.seq, dlr_status = null`);
+    }
+    return ids;
+  });
+}
+
+/**
+ * The SMSC refused the message for good, or it ran out of attempts: failed, and its credits come back with a
+ * refund ledger row in the same transaction (it never left). False when the claim was no longer ours.
+ */
+export async function failAndRefund(db: Executor, c: Claimed, errorCode: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const failed = await rows<{ id: string }>(tx, sql`
+      update messages set status = 'failed', error_code = ${errorCode}, lease_until = null
+      where id = ${c.id} and status = 'queued' and attempts = ${c.attempts}
+      returning id`);
+    if (failed.length === 0) return false;
+    await changeCredits(tx, { accountId: c.accountId, delta: c.credits, kind: 'refund', messageId: c.id, campaignId: c.campaignId });
+    return true;
+  });
+}
+
+/** A temporary refusal: back in the queue after `delayMs`, keeping the error for the operator. */
+export async function scheduleRetry(db: Executor, c: Claimed, errorCode: string, delayMs: number): Promise<boolean> {
+  const updated = await rows<{ id: string }>(db, sql`
+    update messages
+    set next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}), lease_until = null, error_code = ${errorCode}
+    where id = ${c.id} and status = 'queued' and attempts = ${c.attempts}
+    returning id`);
+  return updated.length > 0;
+}

@@ -1,0 +1,108 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { rows, type Executor } from '../../platform/db/client.ts';
+import { inboundMessages } from '../../platform/db/schema/index.ts';
+
+export type InboundRow = typeof inboundMessages.$inferSelect;
+
+// How long the parts of a multi-part MO wait for their siblings before they count as abandoned.
+const FRAGMENT_TTL = sql`interval '1 day'`;
+
+/**
+ * Stores one part of a concatenated MO and, when it completes the set, removes the set and returns the parts'
+ * texts in order; null while parts are still missing. A repeated part is ignored. Run inside a transaction:
+ * the advisory lock serialises parts of one message arriving on different connections, so the part that
+ * completes the set always sees the others.
+ */
+export async function storeFragment(
+  tx: Executor, f: { from: string; to: string; ref: number; total: number; seq: number; text: string; receivedAt: Date },
+): Promise<{ texts: string[]; firstReceivedAt: Date } | null> {
+  const key = sql`from_number = ${f.from} and to_number = ${f.to} and ref = ${f.ref}`;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${f.from}|${f.to}|${f.ref}`}))`);
+  // A leftover set under the same reference (a part lost long ago, or another total) is not this message.
+  await tx.execute(sql`delete from inbound_fragments where ${key} and (total <> ${f.total} or received_at < now() - ${FRAGMENT_TTL})`);
+  await tx.execute(sql`
+    insert into inbound_fragments (from_number, to_number, ref, total, seq, text, received_at)
+    values (${f.from}, ${f.to}, ${f.ref}, ${f.total}, ${f.seq}, ${f.text}, ${f.receivedAt.toISOString()})
+    on conflict do nothing`);
+  const parts = await rows<{ seq: number; text: string; received_at: Date | string }>(tx, sql`
+    select seq, text, received_at from inbound_fragments where ${key} order by seq`);
+  if (parts.length < f.total) return null;
+  await tx.execute(sql`delete from inbound_fragments where ${key}`);
+  const first = parts.reduce((min, p) => Math.min(min, new Date(p.received_at).getTime()), Number.POSITIVE_INFINITY);
+  return { texts: parts.map((p) => p.text), firstReceivedAt: new Date(first) };
+}
+
+export async function purgeFragments(db: Executor): Promise<void> {
+  await db.execute(sql`delete from inbound_fragments where received_at < now() - ${FRAGMENT_TTL}`);
+}
+
+/** The account holding a dedicated number. */
+export async function holderOf(db: Executor, number: string): Promise<string | null> {
+  const [row] = await rows<{ account_id: string }>(db, sql`
+    select account_id from numbers where number = ${number} and account_id is not null`);
+  return row?.account_id ?? null;
+}
+
+/** For a shared number: the account that most recently messaged this person from it. */
+export async function lastSenderAccount(db: Executor, person: string, serviceNumber: string): Promise<string | null> {
+  const [row] = await rows<{ account_id: string }>(db, sql`
+    select account_id from messages where recipient = ${person} and sender = ${serviceNumber}
+    order by created_at desc limit 1`);
+  return row?.account_id ?? null;
+}
+
+/** The latest outbound message from the service number to this person within 7 days of `at`. */
+export async function repliedTo(db: Executor, accountId: string, person: string, serviceNumber: string, at: Date): Promise<string | null> {
+  const [row] = await rows<{ id: string }>(db, sql`
+    select id from messages
+    where account_id = ${accountId} and recipient = ${person} and sender = ${serviceNumber}
+      and created_at > ${at.toISOString()}::timestamptz - interval '7 days' and created_at <= ${at.toISOString()}::timestamptz
+    order by created_at desc limit 1`);
+  return row?.id ?? null;
+}
+
+export async function insertInbound(db: Executor, row: typeof inboundMessages.$inferInsert): Promise<InboundRow> {
+  const [inserted] = await db.insert(inboundMessages).values(row).returning();
+  return inserted!;
+}
+
+export interface InboxFilter {
+  fromPattern: string | null;
+  dateFrom: Date | null;
+  dateTo: Date | null;
+}
+
+export interface InboxItemRow {
+  id: string;
+  from_number: string;
+  to_number: string;
+  body: string | null;
+  received_at: Date | string;
+  in_reply_to: string | null;
+  is_optout: boolean;
+  reply_to_body: string | null;
+}
+
+function where(accountId: string, f: InboxFilter): SQL {
+  const parts = [sql`i.account_id = ${accountId}`];
+  if (f.fromPattern !== null) parts.push(sql`i.from_number like ${f.fromPattern}`);
+  if (f.dateFrom) parts.push(sql`i.received_at >= ${f.dateFrom.toISOString()}::timestamptz`);
+  if (f.dateTo) parts.push(sql`i.received_at <= ${f.dateTo.toISOString()}::timestamptz`);
+  return sql.join(parts, sql` and `);
+}
+
+export async function listInbox(db: Executor, accountId: string, f: InboxFilter, limit: number, offset: number): Promise<InboxItemRow[]> {
+  return rows<InboxItemRow>(db, sql`
+    select i.id, i.from_number, i.to_number, i.body, i.received_at, i.in_reply_to, i.is_optout, m.body as reply_to_body
+    from inbound_messages i
+    left join messages m on m.id = i.in_reply_to and m.account_id = i.account_id
+    where ${where(accountId, f)}
+    order by i.received_at desc, i.id desc
+    limit ${limit} offset ${offset}`);
+}
+
+export async function countInbox(db: Executor, accountId: string, f: InboxFilter): Promise<number> {
+  const [row] = await rows<{ n: number | string }>(db, sql`
+    select count(*)::int as n from inbound_messages i where ${where(accountId, f)}`);
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,152 @@
+import type { InboundSms } from '../../carrier/carrier.ts';
+import type { Actor } from '../../platform/actor.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { AppError } from '../../platform/errors.ts';
+import { uuidv7 } from '../../platform/ids.ts';
+import { normalisePhone } from '../messages/phone.ts';
+import { addOptout } from '../optouts/optouts.repo.ts';
+import { recordEvent } from '../webhooks/outbox.ts';
+import { containsPattern, parseIsoInstant } from './inbox-query.ts';
+import {
+  countInbox, holderOf, insertInbound, lastSenderAccount, listInbox, purgeFragments, repliedTo, storeFragment,
+  type InboundRow, type InboxFilter,
+} from './inbox.repo.ts';
+import { isOptOut } from './optout-keywords.ts';
+
+export interface InboxServiceDeps {
+  db: Db;
+  /** The service's shared numbers (SHARED_SENDER_AU / _NZ): replies to them are routed by conversation. */
+  sharedSender: { AU: string; NZ: string };
+}
+
+export interface InboxQuery {
+  limit?: number;
+  offset?: number;
+  from?: string;
+  date_from?: string;
+  date_to?: string;
+}
+
+/** An MO's numbers in the form the rest of Tasman stores them: E.164 when it is an AU/NZ mobile. */
+function canonical(number: string): string {
+  const phone = normalisePhone(number);
+  return phone.ok ? phone.e164 : number;
+}
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** The message.inbound webhook body (interface document, Events). */
+export function inboundEventBody(row: InboundRow) {
+  return {
+    event: 'message.inbound' as const,
+    message_id: row.id,
+    from: row.from,
+    to: row.to,
+    body: row.body,
+    received_at: row.receivedAt.toISOString(),
+    in_reply_to: row.inReplyTo,
+    is_optout: row.isOptout,
+  };
+}
+
+/**
+ * Inbound (MO) messages from the carrier and the GET /inbox list. `receive` resolves only after commit: the
+ * carrier acknowledges the SMSC then. Everything about one MO (its row, the opt-out, the webhook event, the
+ * reassembly of its parts) is one transaction.
+ */
+export function createInboxService(deps: InboxServiceDeps) {
+  const { db } = deps;
+  const shared = new Set(Object.values(deps.sharedSender).map(canonical));
+
+  async function route(from: string, to: string): Promise<string | null> {
+    const holder = await holderOf(db, to);
+    if (holder) return holder;
+    return shared.has(to) ? lastSenderAccount(db, from, to) : null;
+  }
+
+  /**
+   * Stores an MO. Returns the stored row, or null when it was one part of a message still incomplete. An SMSC
+   * that resends a deliver_sm whose response was lost delivers it twice: MOs carry no identity to dedupe on,
+   * so inbound is at least once (clients deduplicate on message_id, as the webhook contract says).
+   */
+  async function receive(sms: InboundSms): Promise<InboundRow | null> {
+    const from = canonical(sms.from);
+    const to = canonical(sms.to);
+    // Routing reads committed history only, so it runs before the transaction and keeps it short.
+    const accountId = await route(from, to);
+    return db.transaction(async (tx) => {
+      let text = sms.text;
+      let receivedAt = sms.receivedAt;
+      if (sms.part && sms.part.total > 1) {
+        const whole = await storeFragment(tx, { from, to, ...sms.part, text: sms.text, receivedAt: sms.receivedAt });
+        if (!whole) return null;
+        text = whole.texts.join('');
+        receivedAt = whole.firstReceivedAt;
+      }
+      const optout = accountId !== null && isOptOut(text);
+      // The opt-out is written before the event: a client that reacts to the webhook finds the number listed.
+      if (optout) await addOptout(tx, accountId, from, 'keyword');
+      const row = await insertInbound(tx, {
+        id: uuidv7(), accountId, from, to, body: text, receivedAt, isOptout: optout,
+        inReplyTo: accountId ? await repliedTo(tx, accountId, from, to, receivedAt) : null,
+      });
+      if (accountId) await recordEvent(tx, { accountId, event: 'message.inbound', messageId: row.id, body: inboundEventBody(row) });
+      return row;
+    });
+  }
+
+  async function list(actor: Actor, q: InboxQuery) {
+    const limit = q.limit ?? 25;
+    const offset = q.offset ?? 0;
+    const date = (field: 'date_from' | 'date_to', edge: 'start' | 'end') => {
+      const raw = q[field];
+      if (raw === undefined || raw === '') return null;
+      const parsed = parseIsoInstant(raw, edge);
+      if (!parsed) {
+        throw new AppError('validation_failed', `${field} must be an ISO 8601 date or date-time`, {
+          details: [{ field, message: 'must be an ISO 8601 date or date-time' }],
+        });
+      }
+      return parsed;
+    };
+    const filter: InboxFilter = {
+      fromPattern: q.from && q.from.trim() !== '' ? containsPattern(q.from.trim()) : null,
+      dateFrom: date('date_from', 'start'),
+      dateTo: date('date_to', 'end'),
+    };
+    if (filter.dateFrom && filter.dateTo && filter.dateFrom > filter.dateTo) {
+      throw new AppError('invalid_range', 'date_from is after date_to');
+    }
+    const [items, total] = await Promise.all([
+      listInbox(db, actor.accountId, filter, limit, offset),
+      countInbox(db, actor.accountId, filter),
+    ]);
+    return {
+      messages: items.map((r) => ({
+        id: r.id,
+        from: r.from_number,
+        to: r.to_number,
+        body: r.body,
+        received_at: iso(r.received_at),
+        in_reply_to: r.in_reply_to,
+        is_optout: r.is_optout,
+        direction: 'inbound' as const,
+        sender: r.from_number,
+        recipient: r.to_number,
+        created_at: iso(r.received_at),
+        reply_to_body: r.reply_to_body,
+      })),
+      total,
+      limit,
+      offset,
+    };
+  }
+
+  return {
+    receive,
+    list,
+    purgeFragments: () => purgeFragments(db),
+  };
+}
+
+export type InboxService = ReturnType<typeof createInboxService>;

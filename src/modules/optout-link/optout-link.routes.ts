@@ -1,0 +1,74 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createRateLimiter } from '../../platform/http/rate-limit/index.ts';
+import type { Services } from '../../services.ts';
+import { renderBusyPage, renderConfirmPage, renderDonePage, renderErrorPage, renderNotFoundPage } from './page.ts';
+
+/** Requests per second, and at once, from one client address to the opt-out pages. */
+const PER_ADDRESS = { rps: 10, concurrency: 10 };
+
+// Any string: a malformed code gets the same 404 page as an unknown one (isOptoutCode), not a validation error.
+const CodeParams = Type.Object({ code: Type.String() });
+
+// Public pages for people, not API: no key, HTML answers (errors included), and kept out of the OpenAPI document.
+const HEADERS = {
+  'cache-control': 'no-store',
+  'x-robots-tag': 'noindex, nofollow',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+};
+
+function html(reply: FastifyReply, status: number, page: string) {
+  return reply.status(status).headers(HEADERS).type('text/html; charset=utf-8').send(page);
+}
+
+/**
+ * The path the links point at: the path of OPTOUT_LINK_BASE (`/o` by default), matched on any host, so a short
+ * domain can be pointed at this service. A base with no path serves codes at the root.
+ */
+export function optoutLinkPath(base: string): string {
+  return new URL(base).pathname.replace(/\/+$/, '');
+}
+
+const pages: FastifyPluginAsyncTypebox<{ services: Services; prefix: string }> = async (app, { services, prefix }) => {
+  const limiter = createRateLimiter(PER_ADDRESS);
+  app.addHook('onClose', async () => limiter.close());
+
+  // A browser form posts application/x-www-form-urlencoded; the body carries nothing we need.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, _body, done) => done(null, undefined));
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const decision = await limiter.acquire(`optout-link:${request.ip}`);
+    if (!decision.allowed) {
+      for (const [name, value] of Object.entries(decision.headers)) reply.header(name, value);
+      return html(reply, 429, renderBusyPage());
+    }
+    reply.raw.once('close', decision.release);
+  });
+
+  app.setErrorHandler((err: { statusCode?: number }, request, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status >= 500) request.log.error({ err }, 'opt-out page failed');
+    return html(reply, status, renderErrorPage());
+  });
+  if (prefix !== '') app.setNotFoundHandler((_request, reply) => html(reply, 404, renderNotFoundPage()));
+
+  app.get('/:code', { schema: { hide: true, params: CodeParams } }, async (request, reply) => {
+    const target = await services.optoutLink.preview(request.params.code);
+    if (!target) return html(reply, 404, renderNotFoundPage());
+    return html(reply, 200, renderConfirmPage({ ...target, actionPath: `${prefix}/${request.params.code}` }));
+  });
+
+  app.post('/:code', { schema: { hide: true, params: CodeParams } }, async (request, reply) => {
+    const target = await services.optoutLink.confirm(request.params.code);
+    if (!target) return html(reply, 404, renderNotFoundPage());
+    return html(reply, 200, renderDonePage(target));
+  });
+};
+
+export async function optoutLinkRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
+  const prefix = optoutLinkPath(opts.services.config.optoutLinkBase);
+  await app.register(pages, { services: opts.services, prefix, ...(prefix ? { prefix } : {}) });
+}

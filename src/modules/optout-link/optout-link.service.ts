@@ -1,0 +1,41 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../../platform/db/client.ts';
+import { addOptout } from '../optouts/optouts.repo.ts';
+import { isOptoutCode } from './code.ts';
+import { maskNumber } from './page.ts';
+
+export type OptoutLinkTarget = { businessName: string; maskedNumber: string };
+
+/**
+ * The one-tap opt-out link. The code alone is the authority (7 random base62 characters, one per recipient and
+ * message), so there is no API key: the code finds the message, which names the account and the recipient.
+ * A message whose content was removed by retention has lost its code, and its link answers "not found".
+ */
+export function createOptoutLinkService(deps: { db: Db }) {
+  async function find(code: string) {
+    if (!isOptoutCode(code)) return null;
+    const [row] = await rows<{ accountId: string; recipient: string; businessName: string }>(deps.db, sql`
+      select m.account_id as "accountId", m.recipient, a.business_name as "businessName"
+      from messages m join accounts a on a.id = m.account_id
+      where m.optout_code = ${code} and m.content_deleted_at is null`);
+    return row ?? null;
+  }
+
+  /** What the confirmation page shows; records nothing (link previewers fetch it). Null for an unknown code. */
+  async function preview(code: string): Promise<OptoutLinkTarget | null> {
+    const row = await find(code);
+    return row ? { businessName: row.businessName, maskedNumber: maskNumber(row.recipient) } : null;
+  }
+
+  /** Records the opt-out (source `link`); confirming again changes nothing. Null for an unknown code. */
+  async function confirm(code: string): Promise<OptoutLinkTarget | null> {
+    const row = await find(code);
+    if (!row) return null;
+    await addOptout(deps.db, row.accountId, row.recipient, 'link');
+    return { businessName: row.businessName, maskedNumber: maskNumber(row.recipient) };
+  }
+
+  return { preview, confirm };
+}
+
+export type OptoutLinkService = ReturnType<typeof createOptoutLinkService>;

@@ -1,0 +1,91 @@
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../platform/db/client.ts';
+import { messages, messageSegments, pendingReceipts } from '../../platform/db/schema/index.ts';
+import type { MessageRow } from '../messages/messages.repo.ts';
+import type { FinalState } from './receipt-outcome.ts';
+
+// Receipts arrive from the carrier knowing only the SMSC's message id, not the account: these lookups are keyed
+// by that id, and everything they touch is the one message it names.
+
+export interface ParkedReceipt {
+  state: FinalState;
+  errorCode: string | null;
+}
+
+/** The segment row for an SMSC id, when the id belongs to a concatenated message. */
+export async function findSegment(tx: Executor, smscId: string): Promise<{ messageId: string } | null> {
+  const [row] = await tx.select({ messageId: messageSegments.messageId }).from(messageSegments)
+    .where(eq(messageSegments.smscMessageId, smscId));
+  return row ?? null;
+}
+
+/** Locks the message so concurrent receipts for its segments are applied one after another. */
+export async function lockMessage(tx: Executor, id: string): Promise<MessageRow | null> {
+  const [row] = await tx.select().from(messages).where(eq(messages.id, id)).for('update');
+  return row ?? null;
+}
+
+/** Some SMSCs recycle ids: the most recently sent message with this id is the one a receipt reports on. */
+export async function lockMessageBySmscId(tx: Executor, smscId: string): Promise<MessageRow | null> {
+  const [row] = await tx.select().from(messages)
+    .where(and(eq(messages.smscMessageId, smscId), ne(messages.status, 'queued')))
+    .orderBy(desc(messages.sentAt)).limit(1).for('update');
+  return row ?? null;
+}
+
+/** Records a segment's final state once; false when it already had one (a repeated receipt). */
+export async function markSegment(tx: Executor, smscId: string, state: FinalState): Promise<boolean> {
+  const updated = await tx.update(messageSegments).set({ dlrStatus: state })
+    .where(and(eq(messageSegments.smscMessageId, smscId), isNull(messageSegments.dlrStatus)))
+    .returning({ id: messageSegments.smscMessageId });
+  return updated.length > 0;
+}
+
+export async function segmentStates(tx: Executor, messageId: string): Promise<Array<string | null>> {
+  const found = await tx.select({ state: messageSegments.dlrStatus }).from(messageSegments)
+    .where(eq(messageSegments.messageId, messageId)).orderBy(asc(messageSegments.seq));
+  return found.map((r) => r.state);
+}
+
+/** Applies the final receipt once: a message that already has one is left as it is (returns null). */
+export async function applyFinal(
+  tx: Executor, messageId: string, r: { state: FinalState; status: 'delivered' | 'failed'; receivedAt: Date; errorCode: string | null },
+): Promise<MessageRow | null> {
+  const [row] = await tx.update(messages)
+    // A receipt that overtook its submit response can carry a time a hair before sent_at; never show it so.
+    .set({
+      status: r.status, dlrStatus: r.state, dlrErrorCode: r.errorCode,
+      dlrReceivedAt: sql`greatest(${r.receivedAt.toISOString()}::timestamptz, ${messages.sentAt})`,
+    })
+    .where(and(eq(messages.id, messageId), isNull(messages.dlrStatus)))
+    .returning();
+  return row ?? null;
+}
+
+export async function parkReceipt(db: Executor, smscId: string, receipt: ParkedReceipt, receivedAt: Date): Promise<void> {
+  await db.insert(pendingReceipts).values({ smscMessageId: smscId, receipt, receivedAt }).onConflictDoNothing();
+}
+
+/** Locks a parked receipt; a concurrent resolver waits, then finds it gone. */
+export async function lockParked(tx: Executor, smscId: string): Promise<{ receipt: ParkedReceipt; receivedAt: Date } | null> {
+  const [row] = await tx.select({ receipt: pendingReceipts.receipt, receivedAt: pendingReceipts.receivedAt })
+    .from(pendingReceipts).where(eq(pendingReceipts.smscMessageId, smscId)).for('update');
+  return row ? { receipt: row.receipt as ParkedReceipt, receivedAt: row.receivedAt } : null;
+}
+
+export async function deleteParked(tx: Executor, smscId: string): Promise<void> {
+  await tx.delete(pendingReceipts).where(eq(pendingReceipts.smscMessageId, smscId));
+}
+
+export async function parkedAmong(db: Executor, smscIds: string[]): Promise<string[]> {
+  if (smscIds.length === 0) return [];
+  const found = await db.select({ id: pendingReceipts.smscMessageId }).from(pendingReceipts)
+    .where(inArray(pendingReceipts.smscMessageId, smscIds));
+  return found.map((r) => r.id);
+}
+
+/** Receipts whose message never turned up (another system's ids, or messages long gone). */
+export async function purgeParked(db: Executor, olderThanMs: number): Promise<void> {
+  await db.delete(pendingReceipts)
+    .where(sql`${pendingReceipts.receivedAt} < now() - make_interval(secs => ${olderThanMs / 1000})`);
+}

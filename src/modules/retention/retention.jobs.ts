@@ -1,0 +1,84 @@
+import type { Executor } from '../../platform/db/client.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { retentionCutoff, uuidv7Floor } from './cutoff.ts';
+import {
+  clearCampaignBodies, clearInboundBodies, clearMessageBodies, deleteInboundFragments, deleteWebhookDeliveries,
+} from './retention.repo.ts';
+
+export const DEFAULT_BATCH_SIZE = 1_000;
+/** Content is due by the day; an hourly pass keeps each run small without busying the database. */
+export const RETENTION_INTERVAL_MS = 60 * 60_000;
+/** The first pass waits a little, so a process starting up is not also sweeping. */
+const FIRST_RUN_DELAY_MS = 60_000;
+
+export interface RetentionOptions {
+  db: Executor;
+  /** the clock, injected: content created before now − retentionDays is removed */
+  now: Date;
+  retentionDays: number;
+  batchSize?: number;
+}
+
+export interface RetentionResult {
+  cutoff: string;
+  messages: number;
+  inbound: number;
+  campaigns: number;
+  webhookDeliveries: number;
+  inboundFragments: number;
+}
+
+/** Repeats one bounded statement until a batch comes back short: nothing left, or only rows others hold. */
+async function drain(step: () => Promise<number>, limit: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await step();
+    total += n;
+    if (n < limit) return total;
+  }
+}
+
+/**
+ * Deletes message content older than the retention period, keeping the metadata reports count (status, parts,
+ * dates, numbers, credits). Safe to run from any number of workers at once: each batch claims its rows with
+ * FOR UPDATE SKIP LOCKED, so two runs split the work instead of queueing on each other.
+ */
+export async function runRetention(opts: RetentionOptions): Promise<RetentionResult> {
+  const limit = opts.batchSize ?? DEFAULT_BATCH_SIZE;
+  const cutoff = retentionCutoff(opts.now, opts.retentionDays);
+  const batch = { cutoff, now: opts.now, limit };
+  const messages = await drain(() => clearMessageBodies(opts.db, batch), limit);
+  const inbound = await drain(() => clearInboundBodies(opts.db, batch), limit);
+  const campaigns = await drain(() => clearCampaignBodies(opts.db, batch), limit);
+  const webhookDeliveries = await drain(() => deleteWebhookDeliveries(opts.db, { ...batch, idFloor: uuidv7Floor(cutoff) }), limit);
+  const inboundFragments = await drain(() => deleteInboundFragments(opts.db, batch), limit);
+  return { cutoff: cutoff.toISOString(), messages, inbound, campaigns, webhookDeliveries, inboundFragments };
+}
+
+/** The worker role's schedule: a pass soon after start, then hourly; never two passes at once in one process. */
+export function startRetention(deps: {
+  db: Executor; retentionDays: number; logger: Logger; clock?: () => Date; intervalMs?: number;
+}): () => Promise<void> {
+  const clock = deps.clock ?? (() => new Date());
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = runRetention({ db: deps.db, now: clock(), retentionDays: deps.retentionDays })
+      .then((r) => {
+        if (r.messages + r.inbound + r.campaigns + r.webhookDeliveries + r.inboundFragments > 0) {
+          deps.logger.info(r, 'retention removed content');
+        }
+      })
+      .catch((err) => deps.logger.warn({ err }, 'retention pass failed; retrying at the next interval'))
+      .finally(() => { running = null; });
+  };
+  const first = setTimeout(tick, FIRST_RUN_DELAY_MS);
+  const every = setInterval(tick, deps.intervalMs ?? RETENTION_INTERVAL_MS);
+  first.unref();
+  every.unref();
+  return async () => {
+    clearTimeout(first);
+    clearInterval(every);
+    if (running) await running;
+  };
+}

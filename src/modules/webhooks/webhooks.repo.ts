@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Executor } from '../../platform/db/client.ts';
+import type { WebhookEvent, WebhookKind } from './outbox.ts';
+
+// Tenant queries for webhook configuration and the deliveries log. Every function takes the account id first.
+// The worker's claiming queries live in delivery.repo.ts: they are not per tenant.
+
+export type EndpointRow = {
+  kind: WebhookKind;
+  url: string;
+  enabled: boolean;
+  signingEnabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const endpointColumns = sql`kind, url, enabled, secret_sealed is not null as "signingEnabled",
+  created_at as "createdAt", updated_at as "updatedAt"`;
+
+const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+const toEndpoint = (r: EndpointRow): EndpointRow => ({ ...r, createdAt: asDate(r.createdAt), updatedAt: asDate(r.updatedAt) });
+
+export async function listEndpoints(db: Executor, accountId: string): Promise<EndpointRow[]> {
+  const found = await rows<EndpointRow>(db, sql`
+    select ${endpointColumns} from webhook_endpoints where account_id = ${accountId}`);
+  return found.map(toEndpoint);
+}
+
+/** Creates the endpoint or changes its URL and switch; `enabled` undefined keeps the current value (true on create). */
+export async function upsertEndpoint(
+  db: Executor, accountId: string, kind: WebhookKind, input: { url: string; enabled: boolean | undefined },
+): Promise<EndpointRow> {
+  const [row] = await rows<EndpointRow>(db, sql`
+    insert into webhook_endpoints (account_id, kind, url, enabled)
+    values (${accountId}, ${kind}, ${input.url}, ${input.enabled ?? true})
+    on conflict (account_id, kind) do update
+      set url = excluded.url,
+          enabled = coalesce(${input.enabled ?? null}::boolean, webhook_endpoints.enabled),
+          updated_at = now()
+    returning ${endpointColumns}`);
+  return toEndpoint(row!);
+}
+
+/** Replaces the sealed signing secret; null when the endpoint does not exist. */
+export async function setSealedSecret(db: Executor, accountId: string, kind: WebhookKind, sealed: Buffer): Promise<boolean> {
+  const updated = await rows<{ kind: string }>(db, sql`
+    update webhook_endpoints set secret_sealed = ${sealed}, updated_at = now()
+    where account_id = ${accountId} and kind = ${kind}
+    returning kind`);
+  return updated.length > 0;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export type DeliveryRow = {
+  id: string;
+  event: WebhookEvent;
+  messageId: string | null;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date;
+  leaseUntil: Date | null;
+  createdAt: Date;
+  completedAt: Date | null;
+};
+
+export type AttemptRow = {
+  deliveryId: string;
+  attemptedAt: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+};
+
+const deliveryColumns = sql`id, event, message_id as "messageId", status, attempts,
+  next_attempt_at as "nextAttemptAt", lease_until as "leaseUntil", created_at as "createdAt",
+  completed_at as "completedAt"`;
+
+const toDelivery = (r: DeliveryRow): DeliveryRow => ({
+  ...r,
+  nextAttemptAt: asDate(r.nextAttemptAt),
+  leaseUntil: r.leaseUntil === null ? null : asDate(r.leaseUntil),
+  createdAt: asDate(r.createdAt),
+  completedAt: r.completedAt === null ? null : asDate(r.completedAt),
+});
+
+export type DeliveryFilter = { status?: DeliveryStatus; event?: WebhookEvent; limit: number; offset: number };
+
+/** Newest first; ids are UUIDv7, so id order is creation order and breaks ties between equal timestamps. */
+export async function listDeliveries(db: Executor, accountId: string, filter: DeliveryFilter) {
+  const where = sql`account_id = ${accountId}
+    ${filter.status ? sql`and status = ${filter.status}` : sql``}
+    ${filter.event ? sql`and event = ${filter.event}` : sql``}`;
+  const [count] = await rows<{ total: number | string }>(db, sql`
+    select count(*)::int as total from webhook_deliveries where ${where}`);
+  const list = await rows<DeliveryRow>(db, sql`
+    select ${deliveryColumns} from webhook_deliveries where ${where}
+    order by created_at desc, id desc limit ${filter.limit} offset ${filter.offset}`);
+  return { total: Number(count?.total ?? 0), deliveries: list.map(toDelivery) };
+}
+
+export async function findDelivery(db: Executor, accountId: string, id: string): Promise<DeliveryRow | null> {
+  const [row] = await rows<DeliveryRow>(db, sql`
+    select ${deliveryColumns} from webhook_deliveries where account_id = ${accountId} and id = ${id}`);
+  return row ? toDelivery(row) : null;
+}
+
+/** Attempts of the given deliveries (all of them belong to accountId: the ids came from a tenant query). */
+export async function listAttempts(db: Executor, accountId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  const found = await rows<AttemptRow>(db, sql`
+    select a.delivery_id as "deliveryId", a.attempted_at as "attemptedAt", a.status_code as "statusCode",
+           a.error, a.duration_ms as "durationMs"
+    from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+    where d.account_id = ${accountId}
+      and a.delivery_id in (${sql.join(deliveryIds.map((id) => sql`${id}::uuid`), sql`, `)})
+    order by a.attempted_at, a.id`);
+  return found.map((a) => ({ ...a, attemptedAt: asDate(a.attemptedAt) }));
+}
+
+/**
+ * Queues a delivery again with a fresh schedule: pending, no attempts counted, due now. The id (and so
+ * X-Service-Delivery) and body bytes stay the same; earlier attempts stay in the log. Refused while an attempt
+ * holds the lease, so a redelivery can never overlap an attempt in flight.
+ */
+export async function requeueDelivery(db: Executor, accountId: string, id: string): Promise<'requeued' | 'in_progress' | 'missing'> {
+  const updated = await rows<{ id: string }>(db, sql`
+    update webhook_deliveries
+    set status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null, completed_at = null
+    where account_id = ${accountId} and id = ${id} and (lease_until is null or lease_until < now())
+    returning id`);
+  if (updated.length > 0) return 'requeued';
+  return (await findDelivery(db, accountId, id)) ? 'in_progress' : 'missing';
+}

@@ -1,0 +1,71 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { NullableTimestamp, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+
+export const EndpointView = Type.Object({
+  url: Type.String(),
+  enabled: Type.Boolean(),
+  signing_enabled: Type.Boolean({ description: 'true once a signing secret has been generated (POST rotates it)' }),
+});
+
+export const EndpointDetail = Type.Object({
+  url: Type.String(),
+  enabled: Type.Boolean(),
+  signing_enabled: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const WebhookConfig = Type.Object({
+  delivery_receipt: Type.Union([EndpointView, Type.Null()]),
+  inbound: Type.Union([EndpointView, Type.Null()]),
+}, { description: 'Each endpoint is null until its URL is set' });
+
+export const SaveEndpointRequest = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'https:// URL with a public address (http and private addresses only with WEBHOOK_ALLOW_PRIVATE)' }),
+  enabled: Type.Optional(Type.Boolean({ description: 'default true when the endpoint is created; unchanged when omitted on update' })),
+});
+
+export const SavedDeliveryEndpoint = Type.Object({ delivery_receipt: EndpointDetail });
+export const SavedInboundEndpoint = Type.Object({ inbound: EndpointDetail });
+
+export const RotatedSecret = Type.Object({
+  secret: Type.String({ description: 'The new signing secret, shown only in this response. The previous secret stops working at once.' }),
+});
+
+export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
+export const WebhookEvent = Type.Union([Type.Literal('message.dlr'), Type.Literal('message.inbound')]);
+
+export const DeliveriesQuery = Type.Object({
+  status: Type.Optional(DeliveryStatus),
+  event: Type.Optional(WebhookEvent),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+});
+
+export const Attempt = Type.Object({
+  attempted_at: Timestamp,
+  status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status, null when no response arrived' }),
+  error: Type.Union([Type.String(), Type.Null()], { description: 'why the attempt failed without a usable response (timeout, connection refused, redirect not followed, ...)' }),
+  duration_ms: Type.Integer(),
+});
+
+export const Delivery = Type.Object({
+  id: Type.String({ description: 'The X-Service-Delivery header value: the same on every attempt and on redelivery' }),
+  event: WebhookEvent,
+  message_id: Type.Union([Uuid, Type.Null()]),
+  status: DeliveryStatus,
+  attempt_count: Type.Integer({ description: 'attempts in the current schedule (a redelivery starts again at 0)' }),
+  created_at: Timestamp,
+  next_attempt_at: Type.Union([Timestamp, Type.Null()], { description: 'when pending: the next attempt is due then' }),
+  completed_at: NullableTimestamp,
+  attempts: Type.Array(Attempt, { description: 'every attempt, oldest first, redeliveries included' }),
+});
+
+export const DeliveryList = Type.Object({
+  deliveries: Type.Array(Delivery),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+export const Redelivered = Type.Object({ ok: Type.Boolean(), delivery: Delivery });

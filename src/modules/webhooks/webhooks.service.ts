@@ -1,0 +1,129 @@
+import type { LookupFunction } from 'node:net';
+import type { Actor } from '../../platform/actor.ts';
+import { seal } from '../../platform/crypto/secret-box.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { AppError, notFound, type ErrorCode } from '../../platform/errors.ts';
+import type { WebhookEvent, WebhookKind } from './outbox.ts';
+import { generateSecret } from './signature.ts';
+import { checkWebhookUrl, type UrlCheckCode } from './url-guard.ts';
+import {
+  findDelivery, listAttempts, listDeliveries, listEndpoints, requeueDelivery, setSealedSecret, upsertEndpoint,
+  type AttemptRow, type DeliveryRow, type DeliveryStatus, type EndpointRow,
+} from './webhooks.repo.ts';
+
+export interface WebhookServiceDeps {
+  db: Db;
+  /** AES-256-GCM key that seals signing secrets at rest (TASMAN_SECRET_KEY or DATA_DIR/secret.key). */
+  secretKey: Buffer;
+  /** WEBHOOK_ALLOW_PRIVATE */
+  allowPrivate: boolean;
+  /** dns.lookup-shaped resolver for the save-time URL check; dns.lookup by default. */
+  lookup?: LookupFunction;
+  /** Wakes the delivery worker after a redelivery is committed. */
+  onQueued: () => void;
+}
+
+export type EndpointView = { url: string; enabled: boolean; signing_enabled: boolean };
+export type EndpointDetail = EndpointView & { created_at: string; updated_at: string };
+
+export type AttemptView = { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number };
+export type DeliveryView = {
+  id: string;
+  event: WebhookEvent;
+  message_id: string | null;
+  status: DeliveryStatus;
+  attempt_count: number;
+  created_at: string;
+  next_attempt_at: string | null;
+  completed_at: string | null;
+  attempts: AttemptView[];
+};
+
+const URL_ERROR: Record<UrlCheckCode, ErrorCode> = {
+  invalid_url: 'invalid_webhook_url',
+  https_required: 'webhook_url_https_required',
+  private_address: 'webhook_url_not_public',
+};
+
+const view = (e: EndpointRow): EndpointView => ({ url: e.url, enabled: e.enabled, signing_enabled: e.signingEnabled });
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toDeliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryView {
+  return {
+    id: d.id,
+    event: d.event,
+    message_id: d.messageId,
+    status: d.status,
+    attempt_count: d.attempts,
+    created_at: d.createdAt.toISOString(),
+    next_attempt_at: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+    completed_at: iso(d.completedAt),
+    attempts: attempts.map((a) => ({
+      attempted_at: a.attemptedAt.toISOString(), status_code: a.statusCode, error: a.error, duration_ms: a.durationMs,
+    })),
+  };
+}
+
+/** Webhook configuration and the deliveries log, always on the caller's own account. */
+export function createWebhookService(deps: WebhookServiceDeps) {
+  const { db } = deps;
+
+  async function get(actor: Actor): Promise<Record<'delivery_receipt' | 'inbound', EndpointView | null>> {
+    const endpoints = await listEndpoints(db, actor.accountId);
+    const of = (kind: WebhookKind) => endpoints.find((e) => e.kind === kind);
+    const dr = of('delivery_receipt');
+    const inbound = of('inbound');
+    return { delivery_receipt: dr ? view(dr) : null, inbound: inbound ? view(inbound) : null };
+  }
+
+  async function save(actor: Actor, kind: WebhookKind, input: { url: string; enabled?: boolean }): Promise<EndpointDetail> {
+    const url = input.url.trim();
+    const checked = await checkWebhookUrl(url, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
+    if (!checked.ok) throw new AppError(URL_ERROR[checked.code], `The webhook URL is not allowed: ${checked.reason}`);
+    const row = await upsertEndpoint(db, actor.accountId, kind, { url, enabled: input.enabled });
+    return { ...view(row), created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
+  }
+
+  /**
+   * A new signing secret, returned once and stored only sealed. The previous secret stops working at once
+   * (no overlap window): deliveries already queued are signed with whatever secret is current when sent.
+   */
+  async function rotateSecret(actor: Actor, kind: WebhookKind): Promise<{ secret: string }> {
+    const secret = generateSecret();
+    const saved = await setSealedSecret(db, actor.accountId, kind, seal(deps.secretKey, secret));
+    if (!saved) {
+      const path = kind === 'delivery_receipt' ? '/webhooks/delivery' : '/webhooks/inbound';
+      throw new AppError('webhook_not_configured', `Set the webhook URL with PUT ${path} before rotating its secret`);
+    }
+    return { secret };
+  }
+
+  async function deliveries(actor: Actor, filter: { status?: DeliveryStatus; event?: WebhookEvent; limit: number; offset: number }) {
+    const page = await listDeliveries(db, actor.accountId, filter);
+    const attempts = await listAttempts(db, actor.accountId, page.deliveries.map((d) => d.id));
+    const byDelivery = new Map<string, AttemptRow[]>();
+    for (const a of attempts) byDelivery.set(a.deliveryId, [...(byDelivery.get(a.deliveryId) ?? []), a]);
+    return {
+      deliveries: page.deliveries.map((d) => toDeliveryView(d, byDelivery.get(d.id) ?? [])),
+      total: page.total,
+      limit: filter.limit,
+      offset: filter.offset,
+    };
+  }
+
+  async function redeliver(actor: Actor, id: string): Promise<{ ok: true; delivery: DeliveryView }> {
+    const outcome = await requeueDelivery(db, actor.accountId, id);
+    if (outcome === 'missing') throw notFound('Delivery');
+    if (outcome === 'in_progress') {
+      throw new AppError('delivery_in_progress', 'This delivery is being attempted now; try again when the attempt has finished');
+    }
+    deps.onQueued();
+    const row = await findDelivery(db, actor.accountId, id);
+    if (!row) throw notFound('Delivery');
+    return { ok: true, delivery: toDeliveryView(row, await listAttempts(db, actor.accountId, [id])) };
+  }
+
+  return { get, save, rotateSecret, deliveries, redeliver };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;

@@ -1,0 +1,395 @@
+// The delivery worker against real HTTP receivers on loopback, with a fast schedule (WEBHOOK_RETRY_DELAYS
+// 0.05,0.1 seconds) and a short timeout. Every signature is checked with an independent implementation.
+import { verify } from '@octokit/webhooks-methods';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { admin, call, createAccount, mobile, type TestAccount } from '../support/factories.ts';
+import { startReceiver, type Receiver, type ReceiverOptions } from '../support/webhook-receiver.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { recordEvent, type WebhookEvent } from '../../src/modules/webhooks/outbox.ts';
+import { startWebhookWorker } from '../../src/modules/webhooks/webhooks.jobs.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+
+// Short enough to test timeouts quickly, long enough that a loaded test machine does not time out a fast receiver.
+const TIMEOUT_MS = 2000;
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({
+    SIM_PORT: '0', SIM_DLR_DELAY_MS: '20', WEBHOOK_RETRY_DELAYS: '0.05,0.1', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_ALLOW_PRIVATE: 'true',
+  }, { workers: true });
+});
+afterAll(async () => { await t?.close(); });
+
+const receivers: Receiver[] = [];
+afterEach(async () => {
+  while (receivers.length) await receivers.pop()!.close();
+});
+async function receiver(respond?: ReceiverOptions['respond']) {
+  const r = await startReceiver({ respond });
+  receivers.push(r);
+  return r;
+}
+
+type Json = Record<string, unknown>;
+type Delivery = { id: string; status: string; attempt_count: number; attempts: Array<{ status_code: number | null; error: string | null; duration_ms: number; attempted_at: string }> };
+
+const MESSAGE_ID = '01a1fc97-f1e8-765e-92c4-fdeb302ed871';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function configure(a: TestAccount, url: string, opts: { kind?: 'delivery' | 'inbound'; sign?: boolean; enabled?: boolean } = {}) {
+  const path = `/webhooks/${opts.kind ?? 'delivery'}`;
+  const put = await call(t.app, a.apiKey, 'PUT', path, { url, enabled: opts.enabled ?? true });
+  expect(put.status).toBe(200);
+  if (opts.sign === false) return null;
+  const rotated = await call(t.app, a.apiKey, 'POST', path);
+  expect(rotated.status).toBe(200);
+  return rotated.body.secret as string;
+}
+
+/** Records an event as the receipt and inbound services do, then wakes the worker after the commit. */
+async function emit(a: TestAccount, body: unknown, event: WebhookEvent = 'message.dlr') {
+  const id = await t.services.db.transaction((tx) => recordEvent(tx, { accountId: a.accountId, event, messageId: MESSAGE_ID, body }));
+  t.services.signals.webhooks.raise();
+  return id;
+}
+
+async function delivery(a: TestAccount, id: string): Promise<Delivery> {
+  const res = await call(t.app, a.apiKey, 'GET', '/webhooks/deliveries?limit=100');
+  const found = (res.body.deliveries as Delivery[]).find((d) => d.id === id);
+  if (!found) throw new Error(`delivery ${id} not listed`);
+  return found;
+}
+
+async function settled(a: TestAccount, id: string, timeoutMs = 10_000): Promise<Delivery> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const d = await delivery(a, id);
+    if (d.status !== 'pending' || Date.now() > deadline) return d;
+    await sleep(25);
+  }
+}
+
+describe('delivery', () => {
+  it('POSTs the exact body with the documented headers, signed', async () => {
+    const r = await receiver();
+    const a = await createAccount(t.app);
+    const secret = (await configure(a, `${r.url}/hooks/dlr?token=abc`))!;
+    const body = { message: { id: MESSAGE_ID, body: 'Kia ora — café 👋 "quoted" \u2028' }, delivery_receipt: { status: 'delivered' } };
+    const id = await emit(a, body);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const [req] = await r.waitFor(1);
+    expect(req!.method).toBe('POST');
+    expect(req!.path).toBe('/hooks/dlr?token=abc');
+    expect(req!.headers['content-type']).toBe('application/json');
+    expect(req!.headers['x-service-event']).toBe('message.dlr');
+    expect(req!.headers['x-service-delivery']).toBe(id);
+    expect(req!.headers.authorization).toBeUndefined();
+    expect(req!.rawBody.equals(Buffer.from(JSON.stringify(body), 'utf8'))).toBe(true);
+    expect(JSON.parse(req!.body)).toEqual(body);
+    const signature = req!.headers['x-service-signature'] as string;
+    expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(await verify(secret, req!.body, signature)).toBe(true);
+
+    const d = await settled(a, id!);
+    expect(d).toMatchObject({ status: 'delivered', attempt_count: 1 });
+    expect(d.attempts).toEqual([{ attempted_at: expect.stringMatching(/Z$/), status_code: 200, error: null, duration_ms: expect.any(Number) }]);
+  });
+
+  it('sends no signature header before the first rotation', async () => {
+    const r = await receiver();
+    const a = await createAccount(t.app);
+    await configure(a, r.url, { kind: 'inbound', sign: false });
+    const id = await emit(a, { event: 'message.inbound' }, 'message.inbound');
+    const [req] = await r.waitFor(1);
+    expect(req!.headers['x-service-event']).toBe('message.inbound');
+    expect(req!.headers['x-service-delivery']).toBe(id);
+    expect(req!.headers['x-service-signature']).toBeUndefined();
+  });
+
+  it('fail, fail, succeed: three attempts on the schedule, one delivery id, identical signed bytes', async () => {
+    const codes = [500, 404, 204];
+    let n = 0;
+    const r = await receiver(() => ({ status: codes[n++] ?? 200 }));
+    const a = await createAccount(t.app);
+    const secret = (await configure(a, r.url))!;
+    const id = await emit(a, { n: 'retry' });
+    const reqs = await r.waitFor(3);
+    expect(new Set(reqs.map((q) => q.headers['x-service-delivery']))).toEqual(new Set([id]));
+    for (const q of reqs) {
+      expect(q.rawBody.equals(reqs[0]!.rawBody)).toBe(true);
+      expect(await verify(secret, q.body, q.headers['x-service-signature'] as string)).toBe(true);
+    }
+    // Waits follow WEBHOOK_RETRY_DELAYS (0.05 s then 0.1 s, ±10 % jitter): lower bounds only.
+    const [r1, r2, r3] = reqs.map((q) => q.receivedAt.getTime());
+    expect(r2! - r1!).toBeGreaterThanOrEqual(40);
+    expect(r3! - r2!).toBeGreaterThanOrEqual(85);
+
+    const d = await settled(a, id!);
+    expect(d.status).toBe('delivered');
+    expect(d.attempts.map((x) => [x.status_code, x.error])).toEqual([[500, null], [404, null], [204, null]]);
+    await sleep(300);
+    expect(r.requests).toHaveLength(3);
+  });
+
+  it('three failures: failed, and no fourth attempt', async () => {
+    const r = await receiver(() => ({ status: 503 }));
+    const a = await createAccount(t.app);
+    await configure(a, r.url);
+    const id = await emit(a, { n: 'doomed' });
+    await r.waitFor(3);
+    const d = await settled(a, id!);
+    expect(d).toMatchObject({ status: 'failed', attempt_count: 3 });
+    expect(d.attempts.map((x) => x.status_code)).toEqual([503, 503, 503]);
+    await sleep(400);
+    expect(r.requests).toHaveLength(3);
+    expect((await call(t.app, a.apiKey, 'GET', '/webhooks/deliveries?status=failed')).body.total).toBe(1);
+  });
+
+  it('a receiver slower than WEBHOOK_TIMEOUT_MS fails each attempt with "timeout"', async () => {
+    const r = await receiver(() => ({ status: 200, delayMs: TIMEOUT_MS * 4 }));
+    const a = await createAccount(t.app);
+    await configure(a, r.url);
+    const id = await emit(a, { n: 'slow' });
+    const d = await settled(a, id!, 15_000);
+    expect(d.status).toBe('failed');
+    expect(d.attempts.map((x) => [x.status_code, x.error])).toEqual([[null, 'timeout'], [null, 'timeout'], [null, 'timeout']]);
+    for (const x of d.attempts) expect(x.duration_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+  });
+
+  it('a connection refused is a failed attempt', async () => {
+    const gone = await startReceiver();
+    const url = gone.url;
+    await gone.close();
+    const a = await createAccount(t.app);
+    await configure(a, url);
+    const d = await settled(a, (await emit(a, {}))!);
+    expect(d.status).toBe('failed');
+    expect(d.attempts.map((x) => x.error)).toEqual(['connection refused', 'connection refused', 'connection refused']);
+  });
+
+  it('does not follow redirects: 3xx is a failure and the target sees nothing', async () => {
+    const target = await receiver();
+    const r = await receiver(() => ({ status: 302, headers: { location: `${target.url}/elsewhere` } }));
+    const a = await createAccount(t.app);
+    await configure(a, r.url);
+    const d = await settled(a, (await emit(a, {}))!);
+    expect(d.status).toBe('failed');
+    expect(d.attempts.map((x) => [x.status_code, x.error])).toEqual(Array(3).fill([302, 'redirect not followed']));
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it('rotation: the new secret signs later deliveries and the old one stops verifying', async () => {
+    const r = await receiver();
+    const a = await createAccount(t.app);
+    const oldSecret = (await configure(a, r.url))!;
+    await emit(a, { n: 1 });
+    const [first] = await r.waitFor(1);
+    expect(await verify(oldSecret, first!.body, first!.headers['x-service-signature'] as string)).toBe(true);
+
+    const newSecret = (await call(t.app, a.apiKey, 'POST', '/webhooks/delivery')).body.secret as string;
+    expect(newSecret).not.toBe(oldSecret);
+    await emit(a, { n: 2 });
+    const [, second] = await r.waitFor(2);
+    const sig = second!.headers['x-service-signature'] as string;
+    expect(await verify(newSecret, second!.body, sig)).toBe(true);
+    expect(await verify(oldSecret, second!.body, sig)).toBe(false);
+  });
+
+  it('uses the separate inbound secret for message.inbound', async () => {
+    const r = await receiver();
+    const a = await createAccount(t.app);
+    const dlrSecret = (await configure(a, `${r.url}/dlr`))!;
+    const inboundSecret = (await configure(a, `${r.url}/in`, { kind: 'inbound' }))!;
+    await emit(a, { event: 'message.inbound' }, 'message.inbound');
+    const [req] = await r.waitFor(1);
+    expect(req!.path).toBe('/in');
+    const sig = req!.headers['x-service-signature'] as string;
+    expect(await verify(inboundSecret, req!.body, sig)).toBe(true);
+    expect(await verify(dlrSecret, req!.body, sig)).toBe(false);
+  });
+
+  it('a disabled endpoint sends nothing: no event is recorded, and one disabled before sending fails unsent', async () => {
+    const r = await receiver();
+    const a = await createAccount(t.app);
+    await configure(a, r.url, { enabled: false });
+    expect(await emit(a, { n: 'off' })).toBeNull();
+
+    await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: r.url, enabled: true });
+    // Recorded while enabled, switched off before the worker can see it (same transaction).
+    const id = await t.services.db.transaction(async (tx) => {
+      const recorded = await recordEvent(tx, { accountId: a.accountId, event: 'message.dlr', messageId: MESSAGE_ID, body: {} });
+      await tx.execute(sql`update webhook_endpoints set enabled = false where account_id = ${a.accountId}`);
+      return recorded;
+    });
+    t.services.signals.webhooks.raise();
+    const d = await settled(a, id!);
+    expect(d.status).toBe('failed');
+    expect(d.attempts).toEqual([expect.objectContaining({ status_code: null, error: 'endpoint disabled; not sent', duration_ms: 0 })]);
+    await sleep(200);
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it('redeliver sends the same delivery again with a fresh schedule', async () => {
+    let fail = true;
+    const r = await receiver(() => ({ status: fail ? 500 : 200 }));
+    const a = await createAccount(t.app);
+    const secret = (await configure(a, r.url))!;
+    const id = (await emit(a, { n: 'again' }))!;
+    expect((await settled(a, id)).status).toBe('failed');
+    fail = false;
+
+    const res = await call(t.app, a.apiKey, 'POST', `/webhooks/deliveries/${id}/redeliver`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, delivery: { id, status: 'pending', attempt_count: 0, completed_at: null } });
+    const reqs = await r.waitFor(4);
+    expect(reqs[3]!.headers['x-service-delivery']).toBe(id);
+    expect(reqs[3]!.rawBody.equals(reqs[0]!.rawBody)).toBe(true);
+    expect(await verify(secret, reqs[3]!.body, reqs[3]!.headers['x-service-signature'] as string)).toBe(true);
+    const d = await settled(a, id);
+    expect(d).toMatchObject({ status: 'delivered', attempt_count: 1 });
+    expect(d.attempts.map((x) => x.status_code)).toEqual([500, 500, 500, 200]);
+
+    // A delivered one can be sent again too.
+    await call(t.app, a.apiKey, 'POST', `/webhooks/deliveries/${id}/redeliver`);
+    await r.waitFor(5);
+    expect((await settled(a, id)).attempts).toHaveLength(5);
+  });
+
+  it('a slow endpoint holds at most its share of the pool; another account is served meanwhile', async () => {
+    // A receiver that answers after 600 ms and counts requests open at once (closed = answered or abandoned).
+    let open = 0;
+    let maxOpen = 0;
+    let received = 0;
+    const slow = createServer((req, res) => {
+      received += 1;
+      open += 1;
+      maxOpen = Math.max(maxOpen, open);
+      let counted = true;
+      const done = () => { if (counted) { counted = false; open -= 1; } };
+      res.on('finish', done);
+      res.on('close', done);
+      req.resume();
+      setTimeout(() => res.end('ok'), 600);
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    try {
+      const fast = await receiver();
+      const a = await createAccount(t.app);
+      const b = await createAccount(t.app);
+      await configure(a, `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`, { sign: false });
+      await configure(b, fast.url, { sign: false });
+      const slowIds: string[] = [];
+      for (let i = 0; i < 40; i++) slowIds.push((await emit(a, { i }))!);
+      for (let i = 0; i < 5; i++) await emit(b, { i });
+      await fast.waitFor(5);
+      // The fast account was served while the slow one still had most of its backlog waiting.
+      expect(received).toBeLessThan(40);
+      for (const id of slowIds) expect((await settled(a, id, 20_000)).status).toBe('delivered');
+      // 16 per endpoint: the slow receiver never saw more at once, and did see that many (the bound, reached).
+      expect(maxOpen).toBe(16);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((r) => slow.close(r));
+    }
+  });
+});
+
+describe('sharing the queue', () => {
+  it('two workers on one database: every event attempted, no delivery ever attempted by both at once', async () => {
+    const r = await receiver();
+    const a = await createAccount(t.app);
+    await configure(a, r.url);
+    // A second worker beside the app's own, as another process would run it.
+    const stop = await startWebhookWorker({
+      db: t.services.db, signal: t.services.signals.webhooks, secretKey: t.services.secretKey,
+      webhook: t.config.webhook, logger: createLogger('silent'),
+    });
+    try {
+      const ids = await Promise.all(Array.from({ length: 150 }, (_, i) => emit(a, { i })));
+      await r.waitFor(150, 20_000);
+      const deadline = Date.now() + 20_000;
+      let list: Delivery[] = [];
+      do {
+        await sleep(50);
+        const res = await call(t.app, a.apiKey, 'GET', '/webhooks/deliveries?limit=100&status=pending');
+        if (res.body.total === 0) break;
+      } while (Date.now() < deadline);
+      for (const offset of [0, 100]) {
+        list = list.concat((await call(t.app, a.apiKey, 'GET', `/webhooks/deliveries?limit=100&offset=${offset}`)).body.deliveries as Delivery[]);
+      }
+      expect(new Set(list.map((d) => d.id))).toEqual(new Set(ids));
+      expect(new Set(r.requests.map((q) => q.headers['x-service-delivery']))).toEqual(new Set(ids));
+      // Exclusive claiming: no delivery ever had two attempts in flight at once, and every attempt is counted.
+      // (On a loaded machine an attempt can time out and be retried; that is not a second claim.)
+      expect(r.requests.length).toBeLessThanOrEqual(list.reduce((n, d) => n + d.attempts.length, 0));
+      for (const d of list) {
+        expect(d.status).not.toBe('pending');
+        expect(d.attempt_count).toBe(d.attempts.length);
+        for (let i = 1; i < d.attempts.length; i++) {
+          const prev = d.attempts[i - 1]!;
+          expect(Date.parse(d.attempts[i]!.attempted_at)).toBeGreaterThanOrEqual(Date.parse(prev.attempted_at) + prev.duration_ms - 5);
+        }
+      }
+    } finally {
+      await stop();
+    }
+  });
+});
+
+describe('end to end through the built-in SMSC', () => {
+  const SHARED_AU = '+61480000000';
+
+  it('send → receipt → message.dlr whose body is GET /message/{id}', async () => {
+    const r = await receiver();
+    const a = await createAccount(t.app);
+    const secret = (await configure(a, r.url))!;
+    const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'Your table is ready' });
+    expect(sent.status).toBe(200);
+    const [req] = await r.waitFor(1, 15_000);
+    expect(req!.headers['x-service-event']).toBe('message.dlr');
+    expect(await verify(secret, req!.body, req!.headers['x-service-signature'] as string)).toBe(true);
+    const got = await call(t.app, a.apiKey, 'GET', `/message/${String(sent.body.message_id)}`);
+    expect(JSON.parse(req!.body)).toEqual(got.body);
+    expect(got.body).toMatchObject({ message: { status: 'delivered' }, delivery_receipt: { status: 'delivered' } });
+    const d = await settled(a, req!.headers['x-service-delivery'] as string);
+    expect(d.status).toBe('delivered');
+  });
+
+  it('an injected reply → message.inbound; STOP → is_optout, already on /optouts when it arrives', async () => {
+    const a = await createAccount(t.app);
+    let optoutsSeen: unknown = null;
+    const r = await receiver(async (req) => {
+      if ((JSON.parse(req.body) as Json).is_optout) optoutsSeen = (await call(t.app, a.apiKey, 'GET', '/optouts')).body;
+      return { status: 200 };
+    });
+    const secret = (await configure(a, r.url, { kind: 'inbound' }))!;
+    const customer = mobile();
+    const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: customer, message: 'Reply YES to confirm' });
+    expect(sent.status).toBe(200);
+    // Wait until the message is sent, so the reply is routed to this account.
+    for (let i = 0; i < 200; i++) {
+      const m = await call(t.app, a.apiKey, 'GET', `/message/${String(sent.body.message_id)}`);
+      if ((m.body.message as Json).status !== 'queued') break;
+      await sleep(25);
+    }
+
+    expect((await admin(t.app, 'POST', '/admin/simulator/inbound', { from: customer, to: SHARED_AU, text: 'Yes please' })).status).toBe(200);
+    const [reply] = await r.waitFor(1, 15_000);
+    expect(reply!.headers['x-service-event']).toBe('message.inbound');
+    expect(await verify(secret, reply!.body, reply!.headers['x-service-signature'] as string)).toBe(true);
+    expect(JSON.parse(reply!.body)).toEqual({
+      event: 'message.inbound', message_id: expect.stringMatching(/^[0-9a-f-]{36}$/), from: customer, to: SHARED_AU,
+      body: 'Yes please', received_at: expect.stringMatching(/Z$/), in_reply_to: sent.body.message_id, is_optout: false,
+    });
+
+    expect((await admin(t.app, 'POST', '/admin/simulator/inbound', { from: customer, to: SHARED_AU, text: 'stop' })).status).toBe(200);
+    const [, stop] = await r.waitFor(2, 15_000);
+    expect(JSON.parse(stop!.body)).toMatchObject({ event: 'message.inbound', from: customer, body: 'stop', is_optout: true });
+    // The receiver read /optouts before answering; once the delivery is recorded as delivered, it has answered.
+    expect((await settled(a, stop!.headers['x-service-delivery'] as string)).status).toBe('delivered');
+    expect(optoutsSeen).toEqual({ optouts: [expect.objectContaining({ number: customer, source: 'keyword' })] });
+  });
+});
