@@ -64,6 +64,7 @@ export async function startTasman(config: Config, roles: Roles = { api: true, wo
       await app.close();
       for (const stop of stops.reverse()) await stop();
       await services.signals.queued.close();
+      await services.signals.webhooks.close();
       await limiter.close();
       redis?.disconnect();
       await database.close();

@@ -42,8 +42,15 @@ export async function call(app: FastifyInstance, key: string, method: InjectOpti
   return { status: res.statusCode, body, headers: res.headers };
 }
 
-/** A random valid AU mobile whose last digits never hit a simulator test number (996–999). */
+let sequence = Math.floor(Math.random() * 1_000_000);
+
+/**
+ * A valid AU mobile, unique within this test process (a counter, not chance), whose last three digits never
+ * name a simulator test number (996–999).
+ */
 export function mobile(): string {
-  const tail = String(Math.floor(Math.random() * 9_000_000)).padStart(7, '0');
-  return `+6141${tail.slice(0, 6)}${Number(tail[6]) % 9}`.replace(/99[6-9]$/, '123');
+  sequence = (sequence + 1) % 10_000_000;
+  const digits = String(sequence).padStart(7, '0');
+  const safe = /99[6-9]$/.test(digits) ? `${digits.slice(0, 4)}123` : digits;
+  return `+6141${safe}`;
 }
