@@ -68,12 +68,19 @@ function parseDay(day: string): { year: number; month: number; day: number } {
   throw new RangeError(`Not a calendar day (YYYY-MM-DD): ${JSON.stringify(day)}`);
 }
 
+// The last day computed and the instants it spans: every send asks for today, and formatting a date through
+// Intl each time showed up in profiles.
+let memo = { from: 0, to: 0, day: '' };
+
 /** The Sydney calendar day, `YYYY-MM-DD`, that contains the instant `date`. */
 export function sydneyDay(date: Date): string {
   const ms = date.getTime();
   if (Number.isNaN(ms)) throw new RangeError('Invalid Date');
+  if (ms >= memo.from && ms < memo.to) return memo.day;
   const w = wallTime(ms);
-  return isoDay(w.year, w.month, w.day);
+  const day = isoDay(w.year, w.month, w.day);
+  memo = { from: sydneyDayStart(day).getTime(), to: sydneyDayEndExclusive(day).getTime(), day };
+  return day;
 }
 
 /** The instant at which the Sydney day `day` (`YYYY-MM-DD`) begins: its local midnight. */

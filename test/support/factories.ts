@@ -42,15 +42,16 @@ export async function call(app: FastifyInstance, key: string, method: InjectOpti
   return { status: res.statusCode, body, headers: res.headers };
 }
 
+// Test files share one PostgreSQL database, where numbers are unique across accounts (the number pool). Workers
+// running at the same time get different prefixes (0410 + worker id); files run one after another in a worker
+// start their counter at a random point, so a clash needs two runs of a thousand numbers to overlap.
+const prefix = 410 + (Number(process.env.VITEST_POOL_ID ?? 0) % 30);
 let sequence = Math.floor(Math.random() * 1_000_000);
 
-/**
- * A valid AU mobile, unique within this test process (a counter, not chance), whose last three digits never
- * name a simulator test number (996–999).
- */
+/** A valid AU mobile, unique among running tests, never ending in a simulator test number (996–999). */
 export function mobile(): string {
-  sequence = (sequence + 1) % 10_000_000;
-  const digits = String(sequence).padStart(7, '0');
-  const safe = /99[6-9]$/.test(digits) ? `${digits.slice(0, 4)}123` : digits;
-  return `+6141${safe}`;
+  sequence = (sequence + 1) % 1_000_000;
+  const digits = String(sequence).padStart(6, '0');
+  const safe = /99[6-9]$/.test(digits) ? `${digits.slice(0, 3)}123` : digits;
+  return `+61${prefix}${safe}`;
 }

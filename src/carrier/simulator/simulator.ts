@@ -24,6 +24,11 @@ export interface SimulatorOptions {
   resendAfterMs?: number;
   /** Pause between resends (default 1 s). */
   retryDelayMs?: number;
+  /**
+   * deliver_sm (receipts, MO) awaiting deliver_sm_resp per connection (default 100, like SMPP_WINDOW). With
+   * prompt receipts this bounds receipt throughput to window / the ESME's commit time.
+   */
+  window?: number;
   logger?: Logger;
 }
 
@@ -167,7 +172,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     if (stopped) { socket.destroy(); return; }
     const conn = {} as Connection;
     conn.session = createSession({
-      socket, window: 10, responseTimeoutMs: resendAfterMs, enquireLinkIntervalMs: 0, logger: log,
+      socket, window: options.window ?? 100, responseTimeoutMs: resendAfterMs, enquireLinkIntervalMs: 0, logger: log,
       onRequest: (pdu) => onRequest(conn, pdu),
     });
     connections.add(conn);

@@ -15,8 +15,16 @@ export interface DispatcherDeps {
   carrier: Carrier;
   /** Wakes the dispatcher when messages are queued (in-process, and NOTIFY across processes). */
   signal?: { subscribe(fn: () => void): Promise<() => Promise<void>> };
-  /** Applies receipts that overtook their submit_sm_resp, once the ids are recorded. */
-  receipts: { resolveParked(smscIds: string[]): Promise<number> };
+  /**
+   * Applies receipts that overtook their submit_sm_resp, once the ids are recorded. `submitted` / `recorded`
+   * bracket the batched write of accepted submits, so a receipt arriving in between (in this process) waits for
+   * the commit instead of being parked and resolved later, which costs several statements per message.
+   */
+  receipts: {
+    resolveParked(smscIds: string[]): Promise<number>;
+    submitted?(smscIds: string[]): void;
+    recorded?(smscIds: string[]): void;
+  };
   /** Submits in flight at once (SMPP_WINDOW): the carrier's own window is the real limit, this keeps it fed. */
   window: number;
   /** How long a claim is held. Longer than the slowest submit, or a live worker's message would be reclaimed. */
@@ -28,6 +36,8 @@ export interface DispatcherDeps {
 }
 
 const WRITE_BATCH = 500;
+// Accepted submits whose `sent` write is still pending: beyond this, claiming waits for the database to catch up.
+const MAX_UNWRITTEN = 2 * WRITE_BATCH;
 
 /**
  * The dispatcher role (see README.md): claims queued messages with a lease, submits them through the carrier
@@ -45,6 +55,9 @@ export function createDispatcher(deps: DispatcherDeps) {
 
   let stopping = false;
   let inFlight = 0;
+  // Accepted submits not yet written. They no longer hold a window slot (the SMSC has answered), so the next
+  // claim need not wait for the write; stop() still waits for them.
+  let unwritten = 0;
   let woken = false;
   let wakeWaiter: (() => void) | null = null;
   const idleWaiters: Array<() => void> = [];
@@ -80,6 +93,12 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
   }
 
+  const smscIdsOf = (r: SentRecord) => r.segmentIds ?? [r.smscMessageId];
+  // Parked receipts are looked for after each write, off the write loop: the next batch need not wait for it,
+  // and the submits' window slots are free already. stop() waits for it (a receipt parked before our commit
+  // that we did not look for would stay parked).
+  let parkedWork: Promise<void> = Promise.resolve();
+
   async function flush(): Promise<void> {
     if (writing) return;
     writing = true;
@@ -90,13 +109,14 @@ export function createDispatcher(deps: DispatcherDeps) {
           const recorded = await writeSent(batch.map((b) => b.record));
           const lost = batch.filter((b) => !recorded.has(b.record.id));
           if (lost.length > 0) logger.warn({ ids: lost.map((b) => b.record.id) }, 'dispatcher: claim lost before the submit was recorded');
-          const smscIds = batch.filter((b) => recorded.has(b.record.id))
-            .flatMap((b) => b.record.segmentIds ?? [b.record.smscMessageId]);
-          await deps.receipts.resolveParked(smscIds)
-            .catch((err: Error) => logger.warn({ err: err.message }, 'dispatcher: applying parked receipts failed'));
+          const smscIds = batch.filter((b) => recorded.has(b.record.id)).flatMap((b) => smscIdsOf(b.record));
+          parkedWork = parkedWork.then(() => deps.receipts.resolveParked(smscIds))
+            .then(() => {}, (err: Error) => logger.warn({ err: err.message }, 'dispatcher: applying parked receipts failed'));
         } catch (err) {
           logger.error({ err: (err as Error).message, count: batch.length }, 'dispatcher: could not record sent messages');
         } finally {
+          // Committed (or given up): receipts waiting for these ids go ahead; any that find nothing park.
+          deps.receipts.recorded?.(batch.flatMap((b) => smscIdsOf(b.record)));
           for (const b of batch) b.done();
         }
       }
@@ -105,10 +125,11 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  const recordLater = (record: SentRecord) => new Promise<void>((done) => {
-    toWrite.push({ record, done });
+  const recordLater = (record: SentRecord): void => {
+    unwritten++;
+    toWrite.push({ record, done: written });
     void flush();
-  });
+  };
 
   async function submit(c: Claimed): Promise<SubmitResult> {
     if (c.body === null) return { ok: false, permanent: true, errorCode: 'content_deleted', message: 'the body was removed' };
@@ -122,7 +143,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   async function handle(c: Claimed): Promise<void> {
     const result = await submit(c);
     if (result.ok) {
-      await recordLater({
+      deps.receipts.submitted?.(result.segmentIds ?? [result.smscMessageId]);
+      recordLater({
         id: c.id, attempts: c.attempts, smscMessageId: result.smscMessageId, sentAt: new Date(),
         ...(result.segmentIds ? { segmentIds: result.segmentIds } : {}),
       });
@@ -138,9 +160,19 @@ export function createDispatcher(deps: DispatcherDeps) {
     logger.debug({ id: c.id, errorCode: result.errorCode, attempts: c.attempts, delay }, 'dispatcher: submit will be retried');
   }
 
+  const idle = () => {
+    if (inFlight === 0 && unwritten === 0) for (const fn of idleWaiters.splice(0)) fn();
+  };
+
   function settle() {
     inFlight--;
-    if (inFlight === 0) for (const fn of idleWaiters.splice(0)) fn();
+    idle();
+    wake();
+  }
+
+  function written() {
+    unwritten--;
+    idle();
     wake();
   }
 
@@ -148,7 +180,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     while (!stopping) {
       woken = false;
       const free = window - inFlight;
-      if (free < claimAt || !carrier.health().bound) {
+      if (free < claimAt || unwritten >= MAX_UNWRITTEN || !carrier.health().bound) {
         await pause(pollMs);
         continue;
       }
@@ -184,7 +216,8 @@ export function createDispatcher(deps: DispatcherDeps) {
       stopping = true;
       wake();
       await loopDone;
-      if (inFlight > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      if (inFlight > 0 || unwritten > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await parkedWork;
       if (unsubscribe) await unsubscribe();
     },
     /** Submits currently in flight (for health and logs). */

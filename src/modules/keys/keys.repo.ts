@@ -60,14 +60,7 @@ interface ActorRow {
   inherit_parent_senders: boolean;
 }
 
-/** One indexed lookup per request: the key must be active and its account open. */
-export async function findActorByHash(db: Executor, hash: string): Promise<Actor | null> {
-  const [row] = await preparedRows<ActorRow>(db, sql`
-    select k.id as key_id, a.id as account_id, a.parent_id, a.business_name, a.abn, a.account_status,
-           a.hierarchy_enabled, a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders
-    from api_keys k join accounts a on a.id = k.account_id
-    where k.hash = ${hash} and k.revoked_at is null and a.account_status <> 'closed'`);
-  if (!row) return null;
+function toActor(row: ActorRow): Actor {
   return {
     keyId: row.key_id,
     accountId: row.account_id,
@@ -84,6 +77,20 @@ export async function findActorByHash(db: Executor, hash: string): Promise<Actor
       inheritParentSenders: row.inherit_parent_senders,
     },
   };
+}
+
+/**
+ * Resolves many key hashes in one indexed lookup (the authenticator groups concurrent requests). A key must be
+ * active and its account open; hashes without such a key are absent from the map.
+ */
+export async function findActorsByHashes(db: Executor, hashes: string[]): Promise<Map<string, Actor>> {
+  const found = await preparedRows<ActorRow & { hash: string }>(db, sql`
+    select k.hash, k.id as key_id, a.id as account_id, a.parent_id, a.business_name, a.abn, a.account_status,
+           a.hierarchy_enabled, a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders
+    from api_keys k join accounts a on a.id = k.account_id
+    where k.hash in (select jsonb_array_elements_text(${JSON.stringify(hashes)}::jsonb))
+      and k.revoked_at is null and a.account_status <> 'closed'`);
+  return new Map(found.map((row) => [row.hash, toActor(row)]));
 }
 
 export async function touchKey(db: Executor, keyId: string): Promise<void> {

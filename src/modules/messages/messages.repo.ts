@@ -1,33 +1,10 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { preparedRows, rows, type Executor } from '../../platform/db/client.ts';
+import { rows, type Executor } from '../../platform/db/client.ts';
 import { messages } from '../../platform/db/schema/index.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { allowedSenderQuery, type RequestedSender } from '../senders/senders.repo.ts';
 
 export type MessageRow = typeof messages.$inferSelect;
-
-export interface SingleSend {
-  id: string;
-  recipient: string;
-  country: string;
-  body: string;
-  parts: number;
-  optoutCode: string | null;
-  campaignName: string | null;
-  requestedSender: RequestedSender;
-  sharedSender: string;
-  today: string;
-}
-
-export interface SendOutcome {
-  ok: boolean;
-  creditsAfter: number | null;
-  creditsBefore: number;
-  senderOk: boolean;
-  optedOut: boolean;
-  dailyExceeded: boolean;
-}
 
 /** Caps for accounts with a daily limit: the day's counter lives on the account row (see schema). */
 function dailyGate(count: number, today: string) {
@@ -36,65 +13,6 @@ function dailyGate(count: number, today: string) {
 
 function dailyCount(count: number, today: string) {
   return sql`daily_count = case when daily_day = ${today}::date then daily_count + ${count} else ${count} end, daily_day = ${today}::date`;
-}
-
-/**
- * The whole of a single send in one statement, so it commits atomically without a transaction's extra round
- * trips: sender check, opt-out check, daily cap and debit (one conditional UPDATE), the campaign roll-up, the
- * message and its ledger row. Nothing is written unless every check passes.
- */
-export async function insertSingle(db: Executor, actor: Actor, s: SingleSend): Promise<SendOutcome> {
-  const a = actor.accountId;
-  const credits = s.parts;
-  const snd = s.requestedSender === null
-    ? sql`select coalesce((${allowedSenderQuery(actor, null)}), ${s.sharedSender}) as sender`
-    : allowedSenderQuery(actor, s.requestedSender);
-  const optoutCheck = actor.account.optoutExempt
-    ? sql`select false as hit`
-    : sql`select exists(select 1 from optouts where account_id = ${a} and number = ${s.recipient}) as hit`;
-  const campaign = s.campaignName === null
-    ? sql`select null::uuid as id`
-    : sql`insert into campaigns (id, account_id, name, message_body, recipient_count, parts_per_message, total_credits)
-        select ${uuidv7()}, ${a}, ${s.campaignName}, ${s.body}, 1, ${s.parts}, ${credits} from debit
-        on conflict (account_id, name) where name is not null do update
-          set recipient_count = campaigns.recipient_count + 1,
-              total_credits = campaigns.total_credits + excluded.total_credits
-        returning id`;
-  const [row] = await preparedRows<{
-    credits_after: number | null; credits_before: number; sender_ok: boolean; opted_out: boolean; daily_exceeded: boolean;
-  }>(db, sql`
-    with snd as (${snd}),
-    opt as (${optoutCheck}),
-    debit as (
-      update accounts set credits = credits - ${credits}, ${dailyCount(1, s.today)}
-      where id = ${a} and credits >= ${credits} and ${dailyGate(1, s.today)}
-        and exists (select 1 from snd) and not (select hit from opt)
-      returning credits
-    ),
-    camp as (${campaign}),
-    msg as (
-      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code)
-      select ${s.id}, ${a}, (select id from camp limit 1), ${s.recipient}, ${s.country},
-             (select sender from snd limit 1), ${s.body}, ${s.parts}, ${credits}, ${s.optoutCode}
-      from debit
-    ),
-    led as (
-      insert into credit_ledger (id, account_id, kind, delta, balance_after, message_id, campaign_id)
-      select ${uuidv7()}, ${a}, 'send', ${-credits}, credits, ${s.id}::uuid, (select id from camp limit 1) from debit
-    )
-    select (select credits from debit) as credits_after, acc.credits as credits_before,
-           exists (select 1 from snd) as sender_ok, (select hit from opt) as opted_out,
-           not ${dailyGate(1, s.today)} as daily_exceeded
-    from accounts acc where acc.id = ${a}`);
-  if (!row) throw new Error('account vanished during send');
-  return {
-    ok: row.credits_after !== null,
-    creditsAfter: row.credits_after,
-    creditsBefore: row.credits_before,
-    senderOk: row.sender_ok,
-    optedOut: row.opted_out,
-    dailyExceeded: row.daily_exceeded,
-  };
 }
 
 export interface BatchItem {

@@ -10,7 +10,9 @@ import { rows } from '../../platform/db/client.ts';
 import { renderMerge, templateHasPlaceholder } from './merge.ts';
 import { countParts, codePointLength, MAX_MESSAGE_CHARS } from './parts.ts';
 import { normalisePhone } from './phone.ts';
-import { findMessage, findOptedOut, insertBatch, insertSingle, type BatchItem } from './messages.repo.ts';
+import { findMessage, findOptedOut, insertBatch, type BatchItem } from './messages.repo.ts';
+import { insertSingles, type SendOutcome, type SingleSend } from './single-send.repo.ts';
+import { createBatcher } from '../../platform/db/batcher.ts';
 import { toMessageView, type MessageView } from './message-view.ts';
 
 export interface SendInput {
@@ -91,6 +93,21 @@ function assertCanSend(actor: Actor): void {
 
 export function createMessageService(deps: MessageServiceDeps) {
   const now = deps.now ?? (() => new Date());
+  // Group commit for /send: concurrent requests share one statement (one round trip, one commit). A failed
+  // statement is retried request by request, so one bad request cannot fail its neighbours.
+  const singles = createBatcher<SingleSend, SendOutcome>({
+    maxSize: 100,
+    maxConcurrent: 8,
+    key: (s) => s.accountId,
+    run: async (items) => {
+      try {
+        return await insertSingles(deps.db, items);
+      } catch (err) {
+        if (items.length === 1) throw err;
+        return Promise.all(items.map((item) => insertSingles(deps.db, [item]).then((r) => r[0]!, (e: Error) => e)));
+      }
+    },
+  });
   const linkFor = (template: string) => {
     if (!templateHasPlaceholder(template, OPTOUT_FIELD)) return null;
     const code = generateOptoutCode();
@@ -106,22 +123,28 @@ export function createMessageService(deps: MessageServiceDeps) {
     const link = linkFor(input.message);
     const body = link ? renderMerge(input.message, undefined, { [OPTOUT_FIELD]: link.url }) : input.message;
     const parts = checkBody(body);
-    const id = uuidv7();
-    const run = async (db: Db | Tx) => {
-      const outcome = await insertSingle(db, actor, {
-        id, recipient: phone.e164, country: phone.country, body, parts, optoutCode: link?.code ?? null,
-        campaignName: input.campaign ?? null, requestedSender: requested,
-        sharedSender: deps.sharedSender[phone.country], today: sydneyDay(now()),
-      });
+    const request: SingleSend = {
+      id: uuidv7(), ledgerId: uuidv7(), campaignId: uuidv7(), accountId: actor.accountId,
+      senderParentId: actor.account.inheritParentSenders ? actor.account.parentId : null,
+      optoutExempt: actor.account.optoutExempt, recipient: phone.e164, country: phone.country, body, parts,
+      optoutCode: link?.code ?? null, campaignName: input.campaign ?? null, requestedSender: requested,
+      sharedSender: deps.sharedSender[phone.country], today: sydneyDay(now()),
+    };
+    const toResult = (outcome: SendOutcome): SendResult => {
       if (!outcome.senderOk) throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
       if (outcome.optedOut) throw new AppError('recipient_opted_out', `${phone.e164} has opted out of messages from this account`);
       if (outcome.dailyExceeded) throw dailyLimitError(now(), 'The account has reached its daily send limit');
       if (!outcome.ok || outcome.creditsAfter === null) throw insufficient(parts, outcome.creditsBefore);
-      const result = { message_id: id, credits_used: parts, credits_remaining: outcome.creditsAfter };
-      if (within) await within(db as Tx, result);
-      return result;
+      return { message_id: request.id, credits_used: parts, credits_remaining: outcome.creditsAfter };
     };
-    const result = within ? await deps.db.transaction(run) : await run(deps.db);
+    const result = within
+      ? await deps.db.transaction(async (tx) => {
+        const [outcome] = await insertSingles(tx, [request]);
+        const res = toResult(outcome!);
+        await within(tx, res);
+        return res;
+      })
+      : toResult(await singles.submit(request));
     deps.onQueued();
     return result;
   }

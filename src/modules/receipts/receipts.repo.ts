@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import type { Executor } from '../../platform/db/client.ts';
+import { rows, type Executor } from '../../platform/db/client.ts';
 import { messages, messageSegments, pendingReceipts } from '../../platform/db/schema/index.ts';
 import type { MessageRow } from '../messages/messages.repo.ts';
 import type { FinalState } from './receipt-outcome.ts';
@@ -88,4 +88,52 @@ export async function parkedAmong(db: Executor, smscIds: string[]): Promise<stri
 export async function purgeParked(db: Executor, olderThanMs: number): Promise<void> {
   await db.delete(pendingReceipts)
     .where(sql`${pendingReceipts.receivedAt} < now() - make_interval(secs => ${olderThanMs / 1000})`);
+}
+
+/** A PostgreSQL text[] literal, one parameter: the planner then uses the smsc id index (a set-returning function would not). */
+const textArray = (values: string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+
+export interface FinalReceipt {
+  smscId: string;
+  state: FinalState;
+  status: 'delivered' | 'failed';
+  errorCode: string | null;
+  receivedAt: Date;
+}
+
+/**
+ * Applies many single-part receipts in the caller's transaction with a few statements in all. Only SMSC ids that
+ * name a sent single-part message are handled here (the most recently sent one, as lockMessageBySmscId); the
+ * returned `handled` set lists them, including ones whose message already had its receipt (a repeat). Segment
+ * ids and unknown ids are left to the one-receipt path. Messages are locked in id order, so two batches
+ * (two processes) cannot deadlock each other. Returns the rows it changed, for their events.
+ */
+export async function applyFinalBatch(tx: Executor, receipts: FinalReceipt[]): Promise<{ handled: Set<string>; updated: MessageRow[] }> {
+  const ids = [...new Set(receipts.map((r) => r.smscId))];
+  const candidates = await rows<{ id: string; smsc_message_id: string; sent_at: Date | string | null }>(tx, sql`
+    select m.id, m.smsc_message_id, m.sent_at from messages m
+    where m.smsc_message_id = any(${textArray(ids)}::text[]) and m.status <> 'queued'
+      and not exists (select 1 from message_segments s where s.smsc_message_id = m.smsc_message_id)
+    order by m.id
+    for update of m`);
+  const newest = new Map<string, { id: string; sentAt: number }>();
+  for (const c of candidates) {
+    const sentAt = c.sent_at === null ? -Infinity : new Date(c.sent_at).getTime();
+    const seen = newest.get(c.smsc_message_id);
+    if (!seen || sentAt > seen.sentAt) newest.set(c.smsc_message_id, { id: c.id, sentAt });
+  }
+  const first = new Map<string, FinalReceipt>();
+  for (const r of receipts) if (newest.has(r.smscId) && !first.has(r.smscId)) first.set(r.smscId, r);
+  if (first.size === 0) return { handled: new Set(), updated: [] };
+  const input = JSON.stringify([...first.values()].map((r) => ({
+    id: newest.get(r.smscId)!.id, state: r.state, status: r.status, err: r.errorCode, received_at: r.receivedAt.toISOString(),
+  })));
+  const changed = await rows<{ id: string }>(tx, sql`
+    update messages m
+    set status = r.status, dlr_status = r.state, dlr_error_code = r.err, dlr_received_at = greatest(r.received_at, m.sent_at)
+    from jsonb_to_recordset(${input}::jsonb) as r(id uuid, state text, status text, err text, received_at timestamptz)
+    where m.id = r.id and m.dlr_status is null
+    returning m.id`);
+  const updated = changed.length === 0 ? [] : await tx.select().from(messages).where(inArray(messages.id, changed.map((c) => c.id)));
+  return { handled: new Set(first.keys()), updated };
 }

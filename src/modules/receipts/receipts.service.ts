@@ -1,12 +1,14 @@
 import type { Receipt } from '../../carrier/carrier.ts';
 import type { Db, Executor } from '../../platform/db/client.ts';
 import { toMessageView } from '../messages/message-view.ts';
-import { recordEvent } from '../webhooks/outbox.ts';
+import { recordEvent, recordEvents } from '../webhooks/outbox.ts';
 import { combinedState, isFinalState, receiptErrorCode, statusFor, type FinalState } from './receipt-outcome.ts';
 import {
-  applyFinal, deleteParked, findSegment, lockMessage, lockMessageBySmscId, lockParked, markSegment, parkedAmong,
+  applyFinal, applyFinalBatch, deleteParked, findSegment, lockMessage, lockMessageBySmscId, lockParked, markSegment, parkedAmong,
   parkReceipt, purgeParked, segmentStates, type ParkedReceipt,
 } from './receipts.repo.ts';
+
+const RECEIPT_BATCH = 500;
 
 export interface ReceiptServiceDeps {
   db: Db;
@@ -71,16 +73,83 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     return applied;
   }
 
+  // SMSC ids accepted in this process whose `sent` write has not committed yet (the dispatcher writes in
+  // batches). A receipt for one of them waits for that commit rather than being parked: parking and resolving
+  // costs several statements per message, and with prompt receipts nearly every receipt would overtake the write.
+  const unrecorded = new Map<string, { wait: Promise<void>; release: () => void }>();
+
+  /** The one-receipt path: segments, unknown ids (parked), and the fallback when a batch fails. */
+  async function applyOne(smscId: string, parked: ParkedReceipt, receivedAt: Date): Promise<void> {
+    const found = await db.transaction((tx) => apply(tx, smscId, parked, receivedAt));
+    if (found) return;
+    await parkReceipt(db, smscId, parked, receivedAt);
+    await resolveParked([smscId]);
+  }
+
+  // Receipts arriving while a batch is being written wait and go in the next one: one transaction of a few
+  // statements for many receipts instead of one transaction of five statements each. Each caller's promise
+  // resolves only after the commit that covered its receipt (deliver_sm_resp follows it).
+  type Queued = { smscId: string; parked: ParkedReceipt; receivedAt: Date; resolve: () => void; reject: (err: Error) => void };
+  const queue: Queued[] = [];
+  let draining = false;
+
+  async function applyBatch(batch: Queued[]): Promise<void> {
+    let handled = new Set<string>();
+    try {
+      handled = await db.transaction(async (tx) => {
+        const result = await applyFinalBatch(tx, batch.map((q) => ({
+          smscId: q.smscId, state: q.parked.state, status: statusFor(q.parked.state), errorCode: q.parked.errorCode, receivedAt: q.receivedAt,
+        })));
+        await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({ accountId: row.accountId, messageId: row.id, body: toMessageView(row) })));
+        return result.handled;
+      });
+    } catch {
+      // Rolled back (a deadlock with another process, a lost connection): each receipt goes the one-receipt way.
+    }
+    for (const q of batch) {
+      if (handled.has(q.smscId)) q.resolve();
+      else applyOne(q.smscId, q.parked, q.receivedAt).then(q.resolve, q.reject);
+    }
+  }
+
+  async function drain(): Promise<void> {
+    if (draining) return;
+    draining = true;
+    try {
+      while (queue.length > 0) await applyBatch(queue.splice(0, RECEIPT_BATCH));
+    } finally {
+      draining = false;
+    }
+  }
+
   return {
+    submitted(smscIds: string[]): void {
+      for (const id of smscIds) {
+        if (unrecorded.has(id)) continue;
+        let release!: () => void;
+        const wait = new Promise<void>((resolve) => { release = resolve; });
+        unrecorded.set(id, { wait, release });
+      }
+    },
+    recorded(smscIds: string[]): void {
+      for (const id of smscIds) {
+        unrecorded.get(id)?.release();
+        unrecorded.delete(id);
+      }
+    },
     async onReceipt(receipt: Receipt): Promise<void> {
       // ENROUTE and ACCEPTD say nothing a client can act on; the message stays `sent`.
       if (!isFinalState(receipt.state)) return;
       const parked: ParkedReceipt = { state: receipt.state, errorCode: receiptErrorCode(receipt.errorCode) };
       const receivedAt = now();
-      const found = await db.transaction((tx) => apply(tx, receipt.smscMessageId, parked, receivedAt));
-      if (found) return;
-      await parkReceipt(db, receipt.smscMessageId, parked, receivedAt);
-      await resolveParked([receipt.smscMessageId]);
+      // The submit_sm_resp may sit in the same socket read as this receipt: one macrotask turn lets the
+      // dispatcher see it (all microtasks) and register its id before we look.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await unrecorded.get(receipt.smscMessageId)?.wait;
+      await new Promise<void>((resolve, reject) => {
+        queue.push({ smscId: receipt.smscMessageId, parked, receivedAt, resolve, reject });
+        void drain();
+      });
     },
     resolveParked,
     purgeParked: (olderThanMs: number) => purgeParked(db, olderThanMs),

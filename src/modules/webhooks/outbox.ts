@@ -26,3 +26,22 @@ export async function recordEvent(
     returning id`);
   return inserted[0]?.id ?? null;
 }
+
+/** recordEvent for many events of one kind in one statement (the receipt batch path); same rules, same bytes. */
+export async function recordEvents(
+  tx: Executor,
+  event: WebhookEvent,
+  items: Array<{ accountId: string; messageId: string; body: unknown }>,
+): Promise<number> {
+  if (items.length === 0) return 0;
+  const input = JSON.stringify(items.map((i) => ({ id: uuidv7(), account_id: i.accountId, message_id: i.messageId, body: JSON.stringify(i.body) })));
+  const inserted = await rows<{ id: string }>(tx, sql`
+    insert into webhook_deliveries (id, account_id, event, message_id, body)
+    select x.id, x.account_id, ${event}, x.message_id, x.body
+    from jsonb_to_recordset(${input}::jsonb) as x(id uuid, account_id uuid, message_id uuid, body text)
+    where exists (select 1 from webhook_endpoints
+                  where account_id = x.account_id and kind = ${kindOf[event]} and enabled)
+    order by x.id
+    returning id`);
+  return inserted.length;
+}

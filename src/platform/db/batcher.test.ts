@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { createBatcher } from './batcher.ts';
+
+function deferred() {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => { release = resolve; });
+  return { promise, release };
+}
+
+describe('createBatcher', () => {
+  it('runs a lone item at once, alone', async () => {
+    const batches: number[][] = [];
+    const b = createBatcher<number, number>({ maxSize: 10, maxConcurrent: 1, run: async (items) => { batches.push(items); return items.map((i) => i * 2); } });
+    expect(await b.submit(21)).toBe(42);
+    expect(batches).toEqual([[21]]);
+    expect(b.load).toBe(0);
+  });
+
+  it('groups items that arrive while a batch is in flight, in order, up to maxSize', async () => {
+    const gate = deferred();
+    const batches: number[][] = [];
+    const b = createBatcher<number, number>({
+      maxSize: 3, maxConcurrent: 1,
+      run: async (items) => { batches.push(items); if (batches.length === 1) await gate.promise; return items; },
+    });
+    const all = [1, 2, 3, 4, 5, 6].map((i) => b.submit(i));
+    expect(b.load).toBe(6);
+    gate.release();
+    expect(await Promise.all(all)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(batches).toEqual([[1], [2, 3, 4], [5, 6]]);
+  });
+
+  it('never puts two items with one key in a batch, and keeps their order', async () => {
+    const gate = deferred();
+    const batches: string[][] = [];
+    const b = createBatcher<string, string>({
+      maxSize: 10, maxConcurrent: 1, key: (s) => s[0]!,
+      run: async (items) => { batches.push(items); if (batches.length === 1) await gate.promise; return items; },
+    });
+    const all = ['x0', 'a1', 'a2', 'b1', 'a3', 'b2'].map((s) => b.submit(s));
+    gate.release();
+    await Promise.all(all);
+    expect(batches).toEqual([['x0'], ['a1', 'b1'], ['a2', 'b2'], ['a3']]);
+  });
+
+  it('runs up to maxConcurrent batches at once', async () => {
+    let running = 0;
+    let peak = 0;
+    const b = createBatcher<number, number>({
+      maxSize: 1, maxConcurrent: 3,
+      run: async (items) => { running += 1; peak = Math.max(peak, running); await new Promise((r) => setTimeout(r, 5)); running -= 1; return items; },
+    });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => b.submit(i)));
+    expect(peak).toBe(3);
+  });
+
+  it('rejects only the items answered with an Error, and every item of a failed batch', async () => {
+    const b = createBatcher<number, number>({
+      maxSize: 10, maxConcurrent: 1,
+      run: async (items) => {
+        if (items.includes(99)) throw new Error('boom');
+        return items.map((i) => (i % 2 ? new Error(`odd ${i}`) : i));
+      },
+    });
+    await expect(b.submit(2)).resolves.toBe(2);
+    await expect(b.submit(3)).rejects.toThrow('odd 3');
+    await expect(b.submit(99)).rejects.toThrow('boom');
+    expect(b.load).toBe(0);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Group commit. Requests that arrive while earlier batches are in flight wait and go together in the next
+ * statement, so under load one round trip (one commit) serves many requests, and when idle a request goes at
+ * once, alone, with no added latency. There is no timer: batches form only from requests already waiting.
+ *
+ * `key` keeps items that must not share a statement apart (for sends: two debits of one account), deferring the
+ * later one to a following batch. `run` answers each item in order; an item whose answer is an Error rejects
+ * alone. If `run` throws, every item of that batch rejects with the error.
+ */
+export interface BatcherOptions<I, O> {
+  run(items: I[]): Promise<Array<O | Error>>;
+  /** Items with the same key never share a batch. */
+  key?: (item: I) => string;
+  /** Largest batch (bounded by the statement size). */
+  maxSize: number;
+  /** Batches in flight at once (bounded by the connection pool). */
+  maxConcurrent: number;
+}
+
+interface Pending<I, O> {
+  item: I;
+  resolve(value: O): void;
+  reject(reason: unknown): void;
+}
+
+export function createBatcher<I, O>(options: BatcherOptions<I, O>) {
+  const queue: Array<Pending<I, O>> = [];
+  let inFlight = 0;
+
+  function take(): Array<Pending<I, O>> {
+    if (!options.key) return queue.splice(0, options.maxSize);
+    const batch: Array<Pending<I, O>> = [];
+    const keys = new Set<string>();
+    for (let i = 0; i < queue.length && batch.length < options.maxSize;) {
+      const k = options.key(queue[i]!.item);
+      if (keys.has(k)) { i += 1; continue; }
+      keys.add(k);
+      batch.push(queue.splice(i, 1)[0]!);
+    }
+    return batch;
+  }
+
+  async function runBatch(batch: Array<Pending<I, O>>): Promise<void> {
+    let answers: Array<O | Error> | null = null;
+    let failure: unknown = null;
+    try {
+      answers = await options.run(batch.map((p) => p.item));
+    } catch (err) {
+      failure = err;
+    }
+    // The slot is free before anyone hears back, so `load` is exact when a caller resumes.
+    inFlight -= 1;
+    batch.forEach((p, i) => {
+      const answer = answers?.[i];
+      if (failure !== null) p.reject(failure);
+      else if (answer instanceof Error) p.reject(answer);
+      else if (answer === undefined) p.reject(new Error('batch returned no answer for an item'));
+      else p.resolve(answer);
+    });
+    pump();
+  }
+
+  function pump(): void {
+    while (inFlight < options.maxConcurrent && queue.length > 0) {
+      const batch = take();
+      inFlight += 1;
+      void runBatch(batch);
+    }
+  }
+
+  return {
+    submit(item: I): Promise<O> {
+      return new Promise<O>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        pump();
+      });
+    },
+    /** Items waiting plus batches running: zero when idle. */
+    get load(): number {
+      return queue.length + inFlight;
+    },
+  };
+}
