@@ -203,8 +203,8 @@ export function createWebhookSender(opts: WebhookSenderOptions) {
 
   return {
     post,
-    /** Closes idle connections and waits for in-flight requests. */
-    close: () => agent.close(),
+    /** Closes idle connections and waits for in-flight requests; a no-op after destroy(). */
+    close: () => (agent.destroyed ? Promise.resolve() : agent.close()),
     /** Aborts in-flight requests (their post() resolves with an error) and closes every connection. */
     destroy: () => agent.destroy(),
   };

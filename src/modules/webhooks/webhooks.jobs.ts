@@ -241,12 +241,16 @@ export async function startWebhookWorker(deps: {
   options?: WebhookWorkerOptions;
 }): Promise<() => Promise<void>> {
   const perEndpoint = deps.options?.perEndpoint ?? 16;
+  const concurrency = deps.options?.concurrency ?? 256;
+  // The worker bounds each endpoint (perEndpoint); connections are pooled per origin, which several accounts'
+  // endpoints may share (one SaaS host). A per-origin cap of perEndpoint let one slow endpoint hold every
+  // connection to its host and stall the other accounts there, so the cap is the whole pool.
   const sender = createWebhookSender({
-    timeoutMs: deps.webhook.timeoutMs, allowPrivate: deps.webhook.allowPrivate, connectionsPerOrigin: perEndpoint,
+    timeoutMs: deps.webhook.timeoutMs, allowPrivate: deps.webhook.allowPrivate, connectionsPerOrigin: concurrency,
   });
   const worker = createWebhookWorker({
     db: deps.db, signal: deps.signal, sender, secretKey: deps.secretKey, retryDelays: deps.webhook.retryDelays,
-    timeoutMs: deps.webhook.timeoutMs, logger: deps.logger, ...deps.options, perEndpoint,
+    timeoutMs: deps.webhook.timeoutMs, logger: deps.logger, ...deps.options, perEndpoint, concurrency,
   });
   await worker.start();
   return async () => {

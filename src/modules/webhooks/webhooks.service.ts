@@ -117,10 +117,13 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     if (outcome === 'in_progress') {
       throw new AppError('delivery_in_progress', 'This delivery is being attempted now; try again when the attempt has finished');
     }
-    deps.onQueued();
+    // Read before waking the worker: the answer describes the requeued delivery, not an attempt that a fast
+    // worker may already have finished.
     const row = await findDelivery(db, actor.accountId, id);
+    const attempts = row ? await listAttempts(db, actor.accountId, [id]) : [];
+    deps.onQueued();
     if (!row) throw notFound('Delivery');
-    return { ok: true, delivery: toDeliveryView(row, await listAttempts(db, actor.accountId, [id])) };
+    return { ok: true, delivery: toDeliveryView(row, attempts) };
   }
 
   return { get, save, rotateSecret, deliveries, redeliver };
