@@ -16,7 +16,7 @@ export function createAuthenticator(db: Db) {
   const touched = new Map<string, number>();
   const lookups = createBatcher<string, Actor | null>({
     maxSize: 200,
-    maxConcurrent: 4,
+    maxConcurrent: 2,
     run: async (hashes) => {
       const found = await findActorsByHashes(db, hashes);
       return hashes.map((hash) => found.get(hash) ?? null);

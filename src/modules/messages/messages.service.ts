@@ -97,7 +97,7 @@ export function createMessageService(deps: MessageServiceDeps) {
   // statement is retried request by request, so one bad request cannot fail its neighbours.
   const singles = createBatcher<SingleSend, SendOutcome>({
     maxSize: 100,
-    maxConcurrent: 8,
+    maxConcurrent: 4,
     key: (s) => s.accountId,
     run: async (items) => {
       try {

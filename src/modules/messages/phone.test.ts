@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isE164, normalisePhone } from './phone.ts';
+import { isE164, isMobileByMetadata, normalisePhone } from './phone.ts';
 
 const valid: Array<[input: string, e164: string, country: 'AU' | 'NZ']> = [
   // Australian mobiles, every accepted shape
@@ -188,5 +188,36 @@ describe('isE164', () => {
     ['+6141234567a', false],
   ])('%j → %s', (input, expected) => {
     expect(isE164(input)).toBe(expected);
+  });
+});
+
+describe('range verdict cache', () => {
+  it('agrees with the uncached metadata check for every AU and NZ mobile shape', () => {
+    fc.assert(fc.property(
+      fc.constantFrom(['61', '4', 'AU'] as const, ['64', '2', 'NZ'] as const),
+      fc.integer({ min: 6, max: 10 }),
+      fc.nat(),
+      ([cc, lead, country], length, seed) => {
+        const rest = String(seed).padStart(length, '0').slice(-length + 1);
+        const national = `${lead}${rest}`;
+        const cached = normalisePhone(`+${cc}${national}`).ok;
+        expect(cached).toBe(isMobileByMetadata(cc, national, country));
+      },
+    ), { numRuns: 20_000 });
+  });
+
+  it('agrees over every four-digit AU and three-digit NZ range, with other numbers once cached', () => {
+    for (let pass = 0; pass < 2; pass += 1) {
+      for (let range = 0; range < 10_000; range += 1) {
+        const national = `4${String(range).padStart(4, '0')}${String((range * 7 + pass * 5003) % 10_000).padStart(4, '0')}`;
+        expect(normalisePhone(`+61${national}`).ok).toBe(isMobileByMetadata('61', national, 'AU'));
+      }
+      for (let range = 0; range < 1_000; range += 1) {
+        for (const tail of pass === 0 ? ['12345', '123456', '1234567'] : ['98760', '987601', '9876012']) {
+          const national = `2${String(range).padStart(3, '0')}${tail}`;
+          expect(normalisePhone(`+64${national}`).ok).toBe(isMobileByMetadata('64', national, 'NZ'));
+        }
+      }
+    }
   });
 });

@@ -75,9 +75,10 @@ export const creditLedger = pgTable('credit_ledger', {
   counterpartyId: uuid('counterparty_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
 }, (t) => [
-  index('credit_ledger_account_idx').on(t.accountId, t.createdAt),
-  index('credit_ledger_message_idx').on(t.messageId).where(sql`${t.messageId} is not null`),
-  // Reports: credits_consumed from the index alone (index-only scan). See docs/performance.md, Reports.
+  // Refunds name their message; reports join them back. Send debits never need this lookup, so the index stays
+  // out of the send path.
+  index('credit_ledger_refund_idx').on(t.messageId).where(sql`${t.kind} = 'refund'`),
+  // Reports: credits_consumed from the index alone (index-only scan); also every per-account, by-date read.
   index('credit_ledger_report_idx').on(t.accountId, t.createdAt, t.kind, t.delta),
 ]);
 
