@@ -50,8 +50,6 @@ let sequence = Math.floor(Math.random() * 1_000_000);
 
 /** A valid AU mobile, unique among running tests, never ending in a simulator test number (996–999). */
 export function mobile(): string {
-  sequence = (sequence + 1) % 1_000_000;
-  const digits = String(sequence).padStart(6, '0');
-  const safe = /99[6-9]$/.test(digits) ? `${digits.slice(0, 3)}123` : digits;
-  return `+61${prefix}${safe}`;
+  do sequence = (sequence + 1) % 1_000_000; while (sequence % 1000 >= 996);
+  return `+61${prefix}${String(sequence).padStart(6, '0')}`;
 }
