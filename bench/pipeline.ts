@@ -10,6 +10,7 @@
 // Usage: DATABASE_URL=postgres://…/an_empty_database npx tsx bench/pipeline.ts   (unset: PGlite in a temp dir)
 // Knobs: BENCH_BATCHES (10), BENCH_SINGLE (500), BENCH_SINGLE_RPS (50), BENCH_CPU_PROF=<dir> (server --cpu-prof).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,29 @@ const recipient = () => {
   return `+614${v}`;
 };
 
+// BENCH_EXTERNAL_SIM=1: the simulator runs as its own `tasman simulator` process and Tasman binds to it over
+// SMPP_HOST, as it would to a carrier; otherwise it shares Tasman's process (the `npm start` default).
+const externalSim = process.env.BENCH_EXTERNAL_SIM === '1';
+const simulator = externalSim ? await startSimulatorProcess() : null;
+
+async function startSimulatorProcess(): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', 'bin', 'tasman.js'), 'simulator'], {
+    env: { ...process.env, SIM_PORT: '0', SIM_CONTROL_PORT: '0', SIM_DLR_DELAY_MS: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve) => {
+    let buffer = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buffer += d.toString();
+      const match = /"smpp":"127\.0\.0\.1:(\d+)"/.exec(buffer);
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  return { port, child };
+}
+
 const proc = await startTasmanProcess({
+  ...(simulator ? { SMPP_HOST: '127.0.0.1', SMPP_PORT: String(simulator.port) } : {}),
   DATA_DIR: dataDir, LOG_LEVEL: 'info', SIM_DLR_DELAY_MS: '0', SMPP_WINDOW: '100',
   RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000', WEBHOOK_ALLOW_PRIVATE: 'true',
   ...(databaseUrl ? { DATABASE_URL: databaseUrl, TASMAN_ADMIN_TOKEN: 'bench-admin' } : {}),
@@ -108,7 +131,7 @@ try {
   const allDelivered = now();
   const seconds = (allDelivered - firstAccept) / 1000;
   const figure: Record<string, unknown> = {
-    bench: 'pipeline-batch', messages: total, messages_per_s: Math.round(total / seconds), seconds: Number(seconds.toFixed(2)),
+    bench: 'pipeline-batch', simulator: externalSim ? 'own process' : 'in process', messages: total, messages_per_s: Math.round(total / seconds), seconds: Number(seconds.toFixed(2)),
     accept_span_s: Number(((lastAccept - firstAccept) / 1000).toFixed(2)),
   };
   if (pool) {
@@ -151,12 +174,13 @@ try {
     if (hooked !== undefined) toWebhook.push(hooked - t);
   }
   print({
-    bench: 'pipeline-latency', sends: SINGLE, rate_per_s: SINGLE_RPS,
+    bench: 'pipeline-latency', simulator: externalSim ? 'own process' : 'in process', sends: SINGLE, rate_per_s: SINGLE_RPS,
     p50_ms: pct(toReceipt, 0.5), p99_ms: pct(toReceipt, 0.99), max_ms: pct(toReceipt, 1),
     webhook_p50_ms: pct(toWebhook, 0.5), webhook_p99_ms: pct(toWebhook, 0.99), webhooks: toWebhook.length,
   });
 } finally {
   await proc.stop();
+  simulator?.child.kill('SIGTERM');
   receiver.closeAllConnections();
   receiver.close();
   await pool?.end();
