@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { startProcess } from '../test/support/process.ts';
+import { startTasmanProcess } from './tasman-process.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -26,7 +26,7 @@ function run(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
 }
 
-const proc = await startProcess({
+const proc = await startTasmanProcess({
   DATA_DIR: dataDir, TASMAN_ROLES: 'api', LOG_LEVEL: 'info', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000',
   ...(databaseUrl ? { DATABASE_URL: databaseUrl, TASMAN_ADMIN_TOKEN: 'bench-admin' } : {}),
 });

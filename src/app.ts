@@ -13,6 +13,7 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { messageRoutes } from './modules/messages/messages.routes.ts';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { optoutRoutes } from './modules/optouts/optouts.routes.ts';
+import { creditRoutes } from './modules/credits/credits.routes.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { optoutLinkRoutes } from './modules/optout-link/optout-link.routes.ts';
 import { inboxRoutes } from './modules/inbox/inbox.routes.ts';
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(messageRoutes, { services: deps.services });
     await scope.register(campaignRoutes, { services: deps.services });
     await scope.register(optoutRoutes, { services: deps.services });
+    await scope.register(creditRoutes, { services: deps.services });
     await scope.register(webhookRoutes, { services: deps.services });
     await scope.register(inboxRoutes, { services: deps.services });
     await scope.register(reportRoutes, { services: deps.services });

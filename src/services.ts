@@ -4,6 +4,8 @@ import { createIdempotency } from './platform/http/idempotency.ts';
 import type { Authenticate } from './platform/http/auth.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createCampaignService } from './modules/campaigns/campaigns.service.ts';
+import { createOptoutService } from './modules/optouts/optouts.service.ts';
+import { createCreditService } from './modules/credits/credits.service.ts';
 import { createMessageService } from './modules/messages/messages.service.ts';
 import { createAuthenticator } from './modules/keys/authenticator.ts';
 import { createQueueSignal } from './platform/jobs/signal.ts';
@@ -45,6 +47,8 @@ export function createServices(deps: { config: Config; database: Database }) {
       db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: () => queued.raise(),
     }),
     campaigns: createCampaignService({ db }),
+    optouts: createOptoutService({ db }),
+    credits: createCreditService({ db }),
     webhooks: createWebhookService({ db, secretKey, allowPrivate: config.webhook.allowPrivate, onQueued: () => webhooks.raise() }),
     optoutLink: createOptoutLinkService({ db }),
     reports: createReportService({ db }),

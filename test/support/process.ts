@@ -5,19 +5,32 @@ import { fileURLToPath } from 'node:url';
 const bin = fileURLToPath(new URL('../../bin/tasman.js', import.meta.url));
 
 export interface TasmanProcess {
+  /** The API's address; empty for a process without the API role. */
   url: string;
   child: ChildProcess;
+  /** The last 200 lines it wrote. */
   logs: string[];
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `tasman start` as a real child process and resolves once it logs the address it listens on. */
-export async function startProcess(env: Record<string, string>): Promise<TasmanProcess> {
-  const child = spawn(process.execPath, [bin, 'start'], {
+export interface StartOptions {
+  /** Flags for node itself (for example --cpu-prof, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
+  /** Copy the server's errors and stderr to ours (benchmarks, where nobody reads `logs`). */
+  echoErrors?: boolean;
+}
+
+/** Starts `tasman start` as a real child process and resolves once it logs that it started. */
+export async function startProcess(env: Record<string, string>, options: StartOptions = {}): Promise<TasmanProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, 'start'], {
     env: { ...process.env, PORT: '0', SIM_PORT: '0', SIM_CONTROL_PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
+  const keep = (line: string) => {
+    logs.push(line);
+    if (logs.length > 200) logs.shift();
+  };
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`tasman did not start:\n${logs.join('\n')}`)), 45_000);
     let buffer = '';
@@ -27,15 +40,18 @@ export async function startProcess(env: Record<string, string>): Promise<TasmanP
       while ((nl = buffer.indexOf('\n')) >= 0) {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
-        logs.push(line);
-        if (logs.length > 200) logs.shift();
+        keep(line);
         try {
-          const entry = JSON.parse(line) as { msg?: string; url?: string };
-          if (entry.msg === 'tasman started' && entry.url) { clearTimeout(timer); resolve(entry.url); }
+          const entry = JSON.parse(line) as { msg?: string; url?: string; level?: number };
+          if (entry.msg === 'tasman started') { clearTimeout(timer); resolve(entry.url ?? ''); }
+          if (options.echoErrors && (entry.level ?? 0) >= 50) process.stderr.write(`server: ${line}\n`);
         } catch { /* not JSON */ }
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      keep(chunk.toString());
+      if (options.echoErrors) process.stderr.write(`server: ${chunk.toString()}`);
+    });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`tasman exited with ${code}:\n${logs.join('\n')}`)); });
   });
   return {

@@ -1,0 +1,17 @@
+import type { Actor } from '../../platform/actor.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { notFound } from '../../platform/errors.ts';
+import { balanceOf } from './ledger.repo.ts';
+
+export function createCreditService(deps: { db: Db }) {
+  return {
+    /** The caller's own balance. */
+    async balance(actor: Actor) {
+      const credits = await balanceOf(deps.db, actor.accountId);
+      if (credits === null) throw notFound('Account');
+      return { credits };
+    },
+  };
+}
+
+export type CreditService = ReturnType<typeof createCreditService>;
