@@ -18,16 +18,11 @@ export async function startCarrierLink(deps: { config: Config; services: Service
   const link = await openCarrierLink(config, logger);
   if (link.simulator) logger.info({ port: link.simulator.port }, 'built-in SMSC simulator started (SMPP_HOST is unset)');
 
-  // Both handlers may have committed a webhook event: wake the webhook worker at once rather than at its next poll.
-  const webhooks = services.signals.webhooks;
+  // The receipt and inbox services wake the webhook worker themselves after committing an event.
   await link.carrier.start({
-    onReceipt: async (receipt) => {
-      await services.receipts.onReceipt(receipt);
-      webhooks.raise();
-    },
+    onReceipt: (receipt) => services.receipts.onReceipt(receipt),
     onInbound: async (sms) => {
       const row = await services.inbox.receive(sms);
-      webhooks.raise();
       if (row && row.accountId === null) {
         logger.warn({ id: row.id, from: row.from, to: row.to }, 'inbound message for a number no account holds; stored unrouted');
       }

@@ -56,8 +56,8 @@ export function createServices(deps: { config: Config; database: Database }) {
     accountKeys: createAccountKeyService({ db }),
     users: createUserService({ db }),
     numbers: createNumberService({ db }),
-    receipts: createReceiptService({ db }),
-    inbox: createInboxService({ db, sharedSender: config.sharedSender }),
+    receipts: createReceiptService({ db, onEvents: () => webhooks.raise() }),
+    inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),
     simulator: { current: null as SimulatorHandle | null },
   };
 }

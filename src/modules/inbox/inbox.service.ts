@@ -17,6 +17,8 @@ export interface InboxServiceDeps {
   db: Db;
   /** The service's shared numbers (SHARED_SENDER_AU / _NZ): replies to them are routed by conversation. */
   sharedSender: { AU: string; NZ: string };
+  /** Called after a commit that recorded a webhook event (wakes the webhook worker). */
+  onEvents?: () => void;
 }
 
 export interface InboxQuery {
@@ -74,7 +76,8 @@ export function createInboxService(deps: InboxServiceDeps) {
     const to = canonical(sms.to);
     // Routing reads committed history only, so it runs before the transaction and keeps it short.
     const accountId = await route(from, to);
-    return db.transaction(async (tx) => {
+    let recorded = false;
+    const stored = await db.transaction(async (tx) => {
       let text = sms.text;
       let receivedAt = sms.receivedAt;
       if (sms.part && sms.part.total > 1) {
@@ -90,9 +93,11 @@ export function createInboxService(deps: InboxServiceDeps) {
         id: uuidv7(), accountId, from, to, body: text, receivedAt, isOptout: optout,
         inReplyTo: accountId ? await repliedTo(tx, accountId, from, to, receivedAt) : null,
       });
-      if (accountId) await recordEvent(tx, { accountId, event: 'message.inbound', messageId: row.id, body: inboundEventBody(row) });
+      if (accountId) recorded = (await recordEvent(tx, { accountId, event: 'message.inbound', messageId: row.id, body: inboundEventBody(row) })) !== null;
       return row;
     });
+    if (recorded) deps.onEvents?.();
+    return stored;
   }
 
   async function list(actor: Actor, q: InboxQuery) {

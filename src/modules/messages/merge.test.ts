@@ -70,6 +70,8 @@ describe('renderMerge', () => {
     const key = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,10}$/);
     fc.assert(
       fc.property(key, fc.string(), key, fc.string(), (k1, v1, k2, v2) => {
+        // Two equal keys would make one object key: the second value would replace the first.
+        fc.pre(k1 !== k2);
         const value = `{{${k2}}}${v1}{{ ${k2} }}`;
         const rendered = renderMerge(`<{{${k1}}}>`, { [k1]: value, [k2]: v2 });
         expect(rendered).toBe(`<${value}>`);

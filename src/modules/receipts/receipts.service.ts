@@ -13,6 +13,8 @@ const RECEIPT_BATCH = 500;
 export interface ReceiptServiceDeps {
   db: Db;
   now?: () => Date;
+  /** Called after a commit that recorded webhook events (wakes the webhook worker). */
+  onEvents?: () => void;
 }
 
 /**
@@ -28,6 +30,13 @@ export interface ReceiptServiceDeps {
 export function createReceiptService(deps: ReceiptServiceDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
+  // Events recorded since the last wake. Raised after the commit; a rolled-back count only costs one idle wake.
+  let recordedEvents = 0;
+  const wakeIfRecorded = () => {
+    if (recordedEvents === 0) return;
+    recordedEvents = 0;
+    deps.onEvents?.();
+  };
 
   /** Applies a final receipt; false when no message has this id yet. */
   async function apply(tx: Executor, smscId: string, r: ParkedReceipt, receivedAt: Date): Promise<boolean> {
@@ -52,7 +61,9 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     }
     const updated = await applyFinal(tx, messageId, { state, status: statusFor(state), receivedAt, errorCode });
     if (updated) {
-      await recordEvent(tx, { accountId: updated.accountId, event: 'message.dlr', messageId: updated.id, body: toMessageView(updated) });
+      if (await recordEvent(tx, { accountId: updated.accountId, event: 'message.dlr', messageId: updated.id, body: toMessageView(updated) })) {
+        recordedEvents += 1;
+      }
     }
     return true;
   }
@@ -69,6 +80,7 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
           applied++;
         }
       });
+      wakeIfRecorded();
     }
     return applied;
   }
@@ -81,6 +93,7 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   /** The one-receipt path: segments, unknown ids (parked), and the fallback when a batch fails. */
   async function applyOne(smscId: string, parked: ParkedReceipt, receivedAt: Date): Promise<void> {
     const found = await db.transaction((tx) => apply(tx, smscId, parked, receivedAt));
+    wakeIfRecorded();
     if (found) return;
     await parkReceipt(db, smscId, parked, receivedAt);
     await resolveParked([smscId]);
@@ -100,12 +113,13 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
         const result = await applyFinalBatch(tx, batch.map((q) => ({
           smscId: q.smscId, state: q.parked.state, status: statusFor(q.parked.state), errorCode: q.parked.errorCode, receivedAt: q.receivedAt,
         })));
-        await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({ accountId: row.accountId, messageId: row.id, body: toMessageView(row) })));
+        recordedEvents += await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({ accountId: row.accountId, messageId: row.id, body: toMessageView(row) })));
         return result.handled;
       });
     } catch {
       // Rolled back (a deadlock with another process, a lost connection): each receipt goes the one-receipt way.
     }
+    wakeIfRecorded();
     for (const q of batch) {
       if (handled.has(q.smscId)) q.resolve();
       else applyOne(q.smscId, q.parked, q.receivedAt).then(q.resolve, q.reject);
