@@ -2,6 +2,7 @@
 // makes it send that MO message. Binds to 127.0.0.1 only: it has no authentication.
 import http from 'node:http';
 import type { Simulator } from './simulator.ts';
+import { listen } from './listen.ts';
 
 export interface ControlServer {
   readonly port: number;
@@ -45,15 +46,7 @@ export function createControlServer(options: { simulator: Simulator; port: numbe
 
   return {
     get port() { return port; },
-    start: () => new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, host, () => {
-        server.off('error', reject);
-        const address = server.address();
-        if (address && typeof address === 'object') port = address.port;
-        resolve();
-      });
-    }),
+    start: async () => { port = await listen(server, options.port, host); },
     stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

@@ -12,6 +12,7 @@ import { responseTo } from '../smpp/codec.ts';
 import { MessageState, Npi, shortMessageDefaults, Status, Ton, type Pdu, type ShortMessageFields, type ShortMessagePdu } from '../smpp/pdu-types.ts';
 import { decodeShortMessage, segmentText } from '../smpp/segment.ts';
 import { silentLogger, type Logger } from '../smpp/logger.ts';
+import { listen } from './listen.ts';
 
 export interface SimulatorOptions {
   port: number;
@@ -182,16 +183,10 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   return {
     get port() { return port; },
 
-    start: () => new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, host, () => {
-        server.off('error', reject);
-        const address = server.address();
-        if (address && typeof address === 'object') port = address.port;
-        log.info({ host, port }, 'SMSC simulator listening');
-        resolve();
-      });
-    }),
+    start: async () => {
+      port = await listen(server, options.port, host);
+      log.info({ host, port }, 'SMSC simulator listening');
+    },
 
     async stop() {
       stopped = true;
