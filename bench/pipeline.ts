@@ -9,25 +9,21 @@
 //    as `delivered`, so an upper bound on "visible as delivered").
 // Usage: DATABASE_URL=postgres://…/an_empty_database npx tsx bench/pipeline.ts   (unset: PGlite in a temp dir)
 // Knobs: BENCH_BATCHES (10), BENCH_SINGLE (500), BENCH_SINGLE_RPS (50), BENCH_CPU_PROF=<dir> (server --cpu-prof).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
-import { startTasmanProcess } from './tasman-process.ts';
+import { benchSetup, startTasmanProcess } from './tasman-process.ts';
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
 const BATCH_SIZE = 1000;
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 500);
 const SINGLE_RPS = Number(process.env.BENCH_SINGLE_RPS ?? 50);
 const POLL_MS = 50;
-const databaseUrl = process.env.DATABASE_URL;
-const db = databaseUrl ? 'postgres' : 'pglite';
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-bench-pipeline-'));
-const print = (figure: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ db, ...figure })}\n`);
+const { databaseUrl, dataDir, print } = benchSetup('pipeline');
 const now = () => performance.timeOrigin + performance.now();
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -2,20 +2,16 @@
 // (API role only) in a child process; on PostgreSQL also the bare INSERT ceiling in the same run.
 // Usage: DATABASE_URL=postgres://… npx tsx bench/send.ts   (unset: PGlite in a temporary directory)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { startTasmanProcess } from './tasman-process.ts';
+import { benchSetup, startTasmanProcess } from './tasman-process.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = 50;
-const databaseUrl = process.env.DATABASE_URL;
-const db = databaseUrl ? 'postgres' : 'pglite';
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-bench-'));
-const print = (figure: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ db, ...figure })}\n`);
+const { databaseUrl, dataDir, print } = benchSetup('send');
 
 async function json(method: string, url: string, token: string, body?: unknown) {
   const res = await request(url, { method: method as 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });

@@ -1,6 +1,7 @@
 // `tasman start` in a child process for the benchmarks: test/support/process.ts with profiling flags and the
 // server's errors echoed.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startProcess, type TasmanProcess } from '../test/support/process.ts';
 
@@ -16,4 +17,16 @@ export function profileFlags(): string[] {
 
 export function startTasmanProcess(env: Record<string, string>, nodeArgs: string[] = profileFlags()): Promise<BenchProcess> {
   return startProcess(env, { nodeArgs, echoErrors: true });
+}
+
+/** What every benchmark starts with: the database it runs on, a scratch DATA_DIR, and the one-JSON-line printer. */
+export function benchSetup(name: string) {
+  const databaseUrl = process.env.DATABASE_URL;
+  const db = databaseUrl ? 'postgres' : 'pglite';
+  return {
+    databaseUrl,
+    db,
+    dataDir: mkdtempSync(path.join(tmpdir(), `tasman-bench-${name}-`)),
+    print: (figure: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ db, ...figure })}\n`),
+  };
 }

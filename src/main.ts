@@ -63,8 +63,7 @@ export async function startTasman(config: Config, roles: Roles = { api: true, wo
       closed = true;
       await app.close();
       for (const stop of stops.reverse()) await stop();
-      await services.signals.queued.close();
-      await services.signals.webhooks.close();
+      await services.close();
       await limiter.close();
       redis?.disconnect();
       await database.close();

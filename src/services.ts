@@ -59,6 +59,10 @@ export function createServices(deps: { config: Config; database: Database }) {
     receipts: createReceiptService({ db, onEvents: () => webhooks.raise() }),
     inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),
     simulator: { current: null as SimulatorHandle | null },
+    /** Stops what the services themselves hold open (the wake-up signals); the database is the caller's. */
+    async close(): Promise<void> {
+      await Promise.all([queued.close(), webhooks.close()]);
+    },
   };
 }
 

@@ -56,8 +56,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     async close() {
       await app.close();
       if (stopWorkers) await stopWorkers();
-      await services.signals.queued.close();
-      await services.signals.webhooks.close();
+      await services.close();
       await limiter.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -5,14 +5,8 @@
 // - Locks are always taken in account-id order (lockPair), so allocate and recall racing on the same pair wait,
 //   never deadlock.
 import type { Tx } from '../../platform/db/client.ts';
-import { AppError } from '../../platform/errors.ts';
 import { changeCredits, type LedgerKind } from '../credits/ledger.repo.ts';
-
-export function insufficientCredits(required: number, available: number): AppError {
-  return new AppError('insufficient_credits', `This needs ${required} credits and the account has ${available}`, {
-    credits_required: required, credits_available: available,
-  });
-}
+import { insufficientCredits } from '../credits/insufficient-credits.ts';
 
 /**
  * Moves `amount` credits from one account to the other inside `tx`; the caller has locked both rows (lockPair).

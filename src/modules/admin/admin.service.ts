@@ -3,7 +3,8 @@ import { rows, type Db } from '../../platform/db/client.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { findAccount, insertAccount, updateAccount } from '../accounts/accounts.repo.ts';
-import { changeCredits } from '../credits/ledger.repo.ts';
+import { balanceOf, changeCredits } from '../credits/ledger.repo.ts';
+import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { insertKey, keyExists, revokeKey } from '../keys/keys.repo.ts';
 import { normalisePhone } from '../messages/phone.ts';
 import { parseSender } from '../senders/sender.ts';
@@ -44,9 +45,10 @@ export function createAdminService(deps: { db: Db }) {
   }
 
   async function addCredits(accountId: string, amount: number) {
-    if (!(await findAccount(db, accountId))) throw notFound('Account');
+    const account = await findAccount(db, accountId);
+    if (!account) throw notFound('Account');
     const credits = await changeCredits(db, { accountId, delta: amount, kind: 'admin' });
-    if (credits === null) throw new AppError('insufficient_credits', 'The account does not have that many credits to remove');
+    if (credits === null) throw insufficientCredits(-amount, (await balanceOf(db, accountId)) ?? 0);
     return { account_id: accountId, credits };
   }
 

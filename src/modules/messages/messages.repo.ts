@@ -3,17 +3,10 @@ import { rows, type Executor } from '../../platform/db/client.ts';
 import { messages } from '../../platform/db/schema/index.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { Actor } from '../../platform/actor.ts';
+import { dailyCapAllows, dailyCapCount } from './daily-cap.ts';
 
 export type MessageRow = typeof messages.$inferSelect;
 
-/** Caps for accounts with a daily limit: the day's counter lives on the account row (see schema). */
-function dailyGate(count: number, today: string) {
-  return sql`(daily_limit is null or (case when daily_day = ${today}::date then daily_count else 0 end) + ${count} <= daily_limit)`;
-}
-
-function dailyCount(count: number, today: string) {
-  return sql`daily_count = case when daily_day = ${today}::date then daily_count + ${count} else ${count} end, daily_day = ${today}::date`;
-}
 
 export interface BatchItem {
   id: string;
@@ -42,13 +35,15 @@ export interface BatchSend {
 export async function insertBatch(db: Executor, actor: Actor, b: BatchSend): Promise<{ creditsAfter: number | null; creditsBefore: number; dailyExceeded: boolean }> {
   const a = actor.accountId;
   const count = b.items.length;
+  const today = sql`${b.today}::date`;
+  const n = sql`${count}::int`;
   const [debit] = await rows<{ credits: number }>(db, sql`
-    update accounts set credits = credits - ${b.totalCredits}, ${dailyCount(count, b.today)}
-    where id = ${a} and credits >= ${b.totalCredits} and ${dailyGate(count, b.today)}
+    update accounts set credits = credits - ${b.totalCredits}, ${dailyCapCount('accounts', n, today)}
+    where id = ${a} and credits >= ${b.totalCredits} and ${dailyCapAllows('accounts', n, today)}
     returning credits`);
   if (!debit) {
     const [acc] = await rows<{ credits: number; daily_exceeded: boolean }>(db, sql`
-      select credits, not ${dailyGate(count, b.today)} as daily_exceeded from accounts where id = ${a}`);
+      select credits, not ${dailyCapAllows('accounts', n, today)} as daily_exceeded from accounts where id = ${a}`);
     return { creditsAfter: null, creditsBefore: acc?.credits ?? 0, dailyExceeded: acc?.daily_exceeded ?? false };
   }
   if (b.campaignName === null) {

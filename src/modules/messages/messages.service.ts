@@ -13,6 +13,7 @@ import { normalisePhone } from './phone.ts';
 import { findMessage, findOptedOut, insertBatch, type BatchItem } from './messages.repo.ts';
 import { insertSingles, type SendOutcome, type SingleSend } from './single-send.repo.ts';
 import { createBatcher } from '../../platform/db/batcher.ts';
+import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { toMessageView, type MessageView } from './message-view.ts';
 
 export interface SendInput {
@@ -63,11 +64,6 @@ export interface MessageServiceDeps {
 
 const OPTOUT_FIELD = 'OptOutLink';
 
-function insufficient(required: number, available: number): AppError {
-  return new AppError('insufficient_credits', `This needs ${required} credits and the account has ${available}`, {
-    credits_required: required, credits_available: available,
-  });
-}
 
 function checkBody(body: string): number {
   const length = codePointLength(body);
@@ -134,7 +130,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       if (!outcome.senderOk) throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
       if (outcome.optedOut) throw new AppError('recipient_opted_out', `${phone.e164} has opted out of messages from this account`);
       if (outcome.dailyExceeded) throw dailyLimitError(now(), 'The account has reached its daily send limit');
-      if (!outcome.ok || outcome.creditsAfter === null) throw insufficient(parts, outcome.creditsBefore);
+      if (!outcome.ok || outcome.creditsAfter === null) throw insufficientCredits(parts, outcome.creditsBefore);
       return { message_id: request.id, credits_used: parts, credits_remaining: outcome.creditsAfter };
     };
     const result = within
@@ -153,8 +149,8 @@ export function createMessageService(deps: MessageServiceDeps) {
     assertCanSend(actor);
     const requested = parseSender(input.sender ?? input.from);
     if (requested === 'invalid') throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
-    const [allowed] = await rows<{ sender: string }>(deps.db, allowedSenderQuery(actor, requested));
-    if (requested !== null && !allowed) throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
+    const [allowed] = await rows<{ sender: string | null }>(deps.db, allowedSenderQuery(actor, requested));
+    if (requested !== null && !allowed?.sender) throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
 
     const invalid: string[] = [];
     const seen = new Map<string, { e164: string; country: 'AU' | 'NZ'; mergeData: Record<string, string> | undefined }>();
@@ -183,7 +179,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       const batch = { campaignId: uuidv7(), campaignName: input.campaign ?? null, template: input.message, items, totalCredits, partsPerMessage, today: sydneyDay(now()) };
       const outcome = await insertBatch(tx, actor, batch);
       if (outcome.dailyExceeded) throw dailyLimitError(now(), 'This batch would pass the account\'s daily send limit');
-      if (outcome.creditsAfter === null) throw insufficient(totalCredits, outcome.creditsBefore);
+      if (outcome.creditsAfter === null) throw insufficientCredits(totalCredits, outcome.creditsBefore);
       const res: BatchResult = {
         campaign_id: batch.campaignId, recipients_queued: items.length, invalid_numbers: invalid,
         opted_out_count: optedOut.size, duplicates_removed: duplicates, credits_used: totalCredits,

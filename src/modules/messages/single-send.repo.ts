@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { preparedRows, type Executor } from '../../platform/db/client.ts';
-import type { RequestedSender } from '../senders/senders.repo.ts';
+import { senderExpression, senderParams, type RequestedSender } from '../senders/senders.repo.ts';
+import { dailyCapAllows, dailyCapCount } from './daily-cap.ts';
 
 /** One `/send`, ready to write: everything the statement needs, decided before it runs. */
 export interface SingleSend {
@@ -53,12 +54,10 @@ interface OutcomeRow {
  */
 export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<SendOutcome[]> {
   const payload = JSON.stringify(sends.map((s, idx) => ({
+    ...senderParams(s.requestedSender),
     idx, id: s.id, ledger_id: s.ledgerId, campaign_id: s.campaignId, account_id: s.accountId,
     parent_id: s.senderParentId, optout_exempt: s.optoutExempt, recipient: s.recipient, country: s.country,
     body: s.body, parts: s.parts, optout_code: s.optoutCode, campaign_name: s.campaignName,
-    sender_kind: s.requestedSender === null ? 'default' : s.requestedSender.kind,
-    sender_value: s.requestedSender === null ? null
-      : s.requestedSender.kind === 'number' ? s.requestedSender.e164 : s.requestedSender.senderId,
     shared_sender: s.sharedSender, today: s.today,
   })));
   const found = await preparedRows<OutcomeRow>(db, sql`
@@ -66,32 +65,22 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
       select * from jsonb_to_recordset(${payload}::jsonb) as r(
         idx int, id uuid, ledger_id uuid, campaign_id uuid, account_id uuid, parent_id uuid, optout_exempt boolean,
         recipient text, country text, body text, parts int, optout_code text, campaign_name text,
-        sender_kind text, sender_value text, shared_sender text, today date)
+        kind text, value text, shared_sender text, today date)
     ),
     rs as (
       select r.*,
-        case r.sender_kind
-          when 'default' then coalesce(
-            (select n.number from numbers n where n.account_id = r.account_id order by n.number limit 1), r.shared_sender)
-          when 'number' then
-            (select n.number from numbers n where n.number = r.sender_value and n.account_id in (r.account_id, r.parent_id) limit 1)
-          else (select s.sender_id from sender_ids s
-                where lower(s.sender_id) = lower(r.sender_value)
-                  and s.abn in (select a.abn from accounts a where a.id in (r.account_id, r.parent_id) and a.abn is not null)
-                limit 1)
-        end as sender,
+        ${senderExpression({ accountId: sql`r.account_id`, parentId: sql`r.parent_id`, kind: sql`r.kind`, value: sql`r.value`, shared: sql`r.shared_sender` })} as sender,
         (not r.optout_exempt and exists (
           select 1 from optouts o where o.account_id = r.account_id and o.number = r.recipient)) as opted_out
       from r
     ),
     lck as (select a.id from accounts a where a.id in (select account_id from r) order by a.id for no key update),
     debit as (
-      update accounts a set credits = a.credits - rs.parts,
-        daily_count = case when a.daily_day = rs.today then a.daily_count + 1 else 1 end, daily_day = rs.today
+      update accounts a set credits = a.credits - rs.parts, ${dailyCapCount('a', sql`1`, sql`rs.today`)}
       from rs
       where a.id = rs.account_id and a.id in (select id from lck)
         and rs.sender is not null and not rs.opted_out and a.credits >= rs.parts
-        and (a.daily_limit is null or (case when a.daily_day = rs.today then a.daily_count else 0 end) + 1 <= a.daily_limit)
+        and ${dailyCapAllows('a', sql`1`, sql`rs.today`)}
       returning rs.idx, a.credits
     ),
     camp as (
@@ -115,8 +104,7 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
     )
     select rs.idx, d.credits as credits_after, a.credits as credits_before, rs.sender is not null as sender_ok,
            rs.opted_out,
-           not (a.daily_limit is null or (case when a.daily_day = rs.today then a.daily_count else 0 end) + 1 <= a.daily_limit)
-             as daily_exceeded
+           not ${dailyCapAllows('a', sql`1`, sql`rs.today`)} as daily_exceeded
     from rs join accounts a on a.id = rs.account_id left join debit d on d.idx = rs.idx`);
   const byIdx = new Map(found.map((row) => [row.idx, row]));
   return sends.map((_, idx) => {

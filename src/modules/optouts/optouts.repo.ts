@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client.ts';
 import { optouts } from '../../platform/db/schema/index.ts';
 
@@ -14,10 +14,4 @@ export async function addOptout(db: Executor, accountId: string, number: string,
   const result = await db.insert(optouts).values({ accountId, number, source })
     .onConflictDoNothing().returning({ number: optouts.number });
   return result.length > 0;
-}
-
-export async function isOptedOut(db: Executor, accountId: string, number: string): Promise<boolean> {
-  const found = await db.select({ n: sql<number>`1` }).from(optouts)
-    .where(sql`${optouts.accountId} = ${accountId} and ${optouts.number} = ${number}`);
-  return found.length > 0;
 }

@@ -1,30 +1,43 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../platform/actor.ts';
 
-/** The accounts whose senders the caller may use: its own, and its parent's with inherit_parent_senders. */
-function senderOwners(actor: Actor): SQL {
-  const { account } = actor;
-  const ids = account.inheritParentSenders && account.parentId ? [account.id, account.parentId] : [account.id];
-  return sql`(${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`;
-}
-
 export type RequestedSender = { kind: 'number'; e164: string } | { kind: 'alpha'; senderId: string } | null;
 
+/** How a requested sender travels into SQL: its kind ('default' when none was given) and its value. */
+export function senderParams(requested: RequestedSender): { kind: 'default' | 'number' | 'alpha'; value: string | null } {
+  if (requested === null) return { kind: 'default', value: null };
+  return requested.kind === 'number' ? { kind: 'number', value: requested.e164 } : { kind: 'alpha', value: requested.senderId };
+}
+
 /**
- * A query yielding at most one row `{sender}`: the sender the caller may use for this request. With no sender
- * requested it is the account's first dedicated number (none: the caller falls back to the shared number).
- * Written as SQL so the single-send statement can embed it and check it in the same round trip.
+ * THE sender rule, as one SQL expression so both send paths share it: the single-send statement evaluates it per
+ * request row, the batch once. It yields the sender to put on the wire, or null when the request may not use it:
+ * - no sender asked for: the account's first dedicated number, else `shared`;
+ * - a number: one held by the account, or by `parentId` (its parent, given only with inherit_parent_senders);
+ * - a Sender ID: one registered to the ABN of the account or of `parentId`, in its registered spelling.
+ */
+export function senderExpression(c: { accountId: SQL; parentId: SQL; kind: SQL; value: SQL; shared: SQL }): SQL {
+  return sql`case ${c.kind}
+    when 'default' then coalesce(
+      (select n.number from numbers n where n.account_id = ${c.accountId} order by n.number limit 1), ${c.shared})
+    when 'number' then
+      (select n.number from numbers n where n.number = ${c.value} and n.account_id in (${c.accountId}, ${c.parentId}) limit 1)
+    else (select s.sender_id from sender_ids s
+          where lower(s.sender_id) = lower(${c.value})
+            and s.abn in (select a.abn from accounts a where a.id in (${c.accountId}, ${c.parentId}) and a.abn is not null)
+          limit 1)
+  end`;
+}
+
+/**
+ * One row `{sender}` for a batch: the sender the caller may use, or null (refused; with no sender asked for,
+ * null means "no dedicated number": the caller uses the shared number of each recipient's country).
  */
 export function allowedSenderQuery(actor: Actor, requested: RequestedSender): SQL {
-  if (requested === null) {
-    return sql`select number as sender from numbers where account_id = ${actor.accountId} order by number limit 1`;
-  }
-  if (requested.kind === 'number') {
-    return sql`select number as sender from numbers
-      where number = ${requested.e164} and account_id in ${senderOwners(actor)} limit 1`;
-  }
-  return sql`select s.sender_id as sender from sender_ids s
-    where lower(s.sender_id) = lower(${requested.senderId})
-      and s.abn in (select abn from accounts where id in ${senderOwners(actor)} and abn is not null)
-    limit 1`;
+  const { kind, value } = senderParams(requested);
+  const parentId = actor.account.inheritParentSenders ? actor.account.parentId : null;
+  return sql`select ${senderExpression({
+    accountId: sql`${actor.accountId}::uuid`, parentId: sql`${parentId}::uuid`,
+    kind: sql`${kind}::text`, value: sql`${value}::text`, shared: sql`null::text`,
+  })} as sender`;
 }

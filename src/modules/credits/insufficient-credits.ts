@@ -1,0 +1,8 @@
+import { AppError } from '../../platform/errors.ts';
+
+/** The 402 every debit answers when the balance is short, with the two amounts CONTRACT.md promises. */
+export function insufficientCredits(required: number, available: number): AppError {
+  return new AppError('insufficient_credits', `This needs ${required} credits and the account has ${available}`, {
+    credits_required: required, credits_available: available,
+  });
+}
