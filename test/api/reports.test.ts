@@ -6,6 +6,7 @@ import { authSuite } from '../support/auth-suite.ts';
 import { changeCredits } from '../../src/modules/credits/ledger.repo.ts';
 import { sydneyDay, sydneyDayEndExclusive, sydneyDayStart } from '../../src/platform/sydney-day.ts';
 import { uuidv7 } from '../../src/platform/ids.ts';
+import { addDays } from '../../src/modules/reports/report-range.ts';
 
 // Reports are checked against counts worked out here, from the messages this file sent through the API and the
 // outcomes it then wrote into the database the way the carrier link would (status, sent_at, refund rows).
@@ -29,9 +30,9 @@ interface Inbound { from: string; body: string; receivedAt: Date; replyCampaign:
 interface Optout { number: string; createdAt: Date }
 interface Filters { direction?: string; status?: string; country?: string; campaign_id?: string; keyword?: string; number?: string }
 
-const DAY = 86_400_000;
+// Calendar days, not 24-hour spans: a Sydney day is 23 or 25 hours long when daylight saving starts or ends.
 const today = () => sydneyDay(new Date());
-const daysAgo = (n: number) => sydneyDay(new Date(Date.now() - n * DAY));
+const daysAgo = (n: number) => addDays(today(), -n);
 const nz = () => `+6421${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}${Math.floor(Math.random() * 9)}`;
 
 async function setOutcome(id: string, outcome: Outcome, accountId: string, parts: number) {
