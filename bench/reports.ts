@@ -6,11 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/app.ts';
+import { compose } from '../src/compose.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, rows } from '../src/platform/db/client.ts';
-import { createRateLimiter } from '../src/platform/http/rate-limit/index.ts';
-import { createServices } from '../src/services.ts';
+import { rows } from '../src/platform/db/client.ts';
 import { insertKey } from '../src/modules/keys/keys.repo.ts';
 import { runRetention } from '../src/modules/retention/retention.jobs.ts';
 import { sydneyDay } from '../src/platform/sydney-day.ts';
@@ -33,12 +31,11 @@ const pct = (xs: number[], p: number) => {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-bench-reports-'));
 const config = loadConfig({
   DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000',
+  DATABASE_POOL_SIZE: '20', SMPP_HOST: '127.0.0.1',
 });
-const database = await openDatabase({ databaseUrl, dataDir, poolSize: 20 });
-const services = createServices({ config, database });
-const limiter = createRateLimiter(config.rateLimit);
-const app = await buildApp({ services, limiter, logger: false, adminToken: null });
-await app.ready();
+// The API alone (no workers; SMPP_HOST set so no built-in SMSC starts): the figures are of queries, not of sending.
+const composed = await compose(config, { roles: { api: true, workers: false }, logger: false, adminToken: null });
+const { app, services } = composed;
 const db = services.db;
 
 try {
@@ -155,9 +152,6 @@ try {
   print({ bench: 'retention_one_day', ...result, seconds: Number((retentionMs / 1000).toFixed(2)) });
   print({ bench: 'send_during_retention', sends: sendTimes.length, p50_ms: pct(sendTimes, 50), p99_ms: pct(sendTimes, 99) });
 } finally {
-  await app.close();
-  await services.signals.queued.close();
-  await limiter.close();
-  await database.close();
+  await composed.close();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from './platform/logger.ts';
-import type { Services } from './services.ts';
+import type { Services, SimulatorHandle } from './compose.ts';
 import { uuidv7 } from './platform/ids.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
@@ -24,6 +24,8 @@ import { numberRoutes } from './modules/numbers/numbers.routes.ts';
 
 export interface AppDeps {
   services: Services;
+  /** The built-in SMSC when this process runs it: the operator's simulator route uses it. */
+  simulator: SimulatorHandle | null;
   limiter: RateLimiter;
   logger: Logger | false;
   adminToken: string | null;
@@ -88,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
 
-  await app.register(adminRoutes, { services: deps.services, adminToken: deps.adminToken });
+  await app.register(adminRoutes, { services: deps.services, simulator: deps.simulator, adminToken: deps.adminToken });
   // Public opt-out link pages (no API key, HTML, their own per-address limit).
   await app.register(optoutLinkRoutes, { services: deps.services });
   await app.register(async (scope) => {

@@ -181,10 +181,20 @@ describe('GET /inbox', () => {
 });
 
 describe('POST /admin/simulator/inbound', () => {
-  it('is 404 when this process runs no simulator', async () => {
-    const res = await admin(t.app, 'POST', '/admin/simulator/inbound', { from: mobile(), to: SHARED_AU, text: 'hi' });
-    expect(res.status).toBe(404);
-    expect(res.body.code).toBe('not_found');
+  it('is 404 when this process runs no simulator (SMPP_HOST set)', async () => {
+    const real = await createTestApp({ SMPP_HOST: '127.0.0.1' });
+    try {
+      expect(real.simulator).toBeNull();
+      const res = await admin(real.app, 'POST', '/admin/simulator/inbound', { from: mobile(), to: SHARED_AU, text: 'hi' });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    } finally {
+      await real.close();
+    }
+  });
+
+  it('the built-in SMSC runs whatever the roles when SMPP_HOST is unset', () => {
+    expect(t.simulator).not.toBeNull();
   });
 
   it('needs the operator token', async () => {

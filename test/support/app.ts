@@ -2,13 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { compose, type Services, type SimulatorHandle } from '../../src/compose.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { openDatabase } from '../../src/platform/db/client.ts';
-import { createRateLimiter } from '../../src/platform/http/rate-limit/index.ts';
-import { createServices, type Services } from '../../src/services.ts';
-import { startWorkers } from '../../src/workers.ts';
-import { createLogger } from '../../src/platform/logger.ts';
 import { createScratchDatabase } from './scratch-db.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
@@ -17,21 +12,23 @@ export const onPostgres = process.env.TASMAN_TEST_DB === 'postgres';
 export interface TestApp {
   app: FastifyInstance;
   services: Services;
+  simulator: SimulatorHandle | null;
   config: Config;
   close(): Promise<void>;
 }
 
 export interface TestAppOptions {
   /**
-   * Also run the background workers (dispatcher, carrier link, built-in SMSC unless SMPP_HOST is given), as
-   * `npm start` does. Pass SIM_PORT=0 in env. On PostgreSQL the app then gets a scratch database of its own.
+   * Also run the background workers (dispatcher, carrier link to the built-in SMSC unless SMPP_HOST is given), as
+   * `npm start` does. On PostgreSQL the app then gets a scratch database of its own.
    */
   workers?: boolean;
 }
 
 /**
- * The whole app on the database this project runs against: PGlite in a temporary directory, or the shared
- * PostgreSQL test database. Tests isolate themselves with fresh accounts, never by resetting tables.
+ * The production app, built by the composition root, on the database this project runs against: PGlite in a
+ * temporary directory, or the shared PostgreSQL test database. Tests isolate themselves with fresh accounts,
+ * never by resetting tables. The built-in SMSC runs (on a port the OS picks) unless SMPP_HOST is given.
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-test-'));
@@ -42,23 +39,17 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     RATE_LIMIT_RPS: '100000',
     RATE_LIMIT_CONCURRENCY: '10000',
     LOG_LEVEL: 'silent',
+    SIM_PORT: '0',
     ...(onPostgres ? { DATABASE_URL: scratch?.url ?? process.env.TEST_DATABASE_URL! } : {}),
     ...env,
   });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 10 });
-  const services = createServices({ config, database });
-  const limiter = createRateLimiter(config.rateLimit);
-  const app = await buildApp({ services, limiter, logger: false, adminToken: ADMIN_TOKEN });
-  await app.ready();
-  const stopWorkers = options.workers ? await startWorkers({ config, services, logger: createLogger('silent') }) : null;
+  const composed = await compose(config, {
+    roles: { api: true, workers: options.workers ?? false }, logger: false, adminToken: ADMIN_TOKEN, poolSize: 10,
+  });
   return {
-    app, services, config,
+    app: composed.app, services: composed.services, simulator: composed.simulator, config,
     async close() {
-      await app.close();
-      if (stopWorkers) await stopWorkers();
-      await services.close();
-      await limiter.close();
-      await database.close();
+      await composed.close();
       rmSync(dataDir, { recursive: true, force: true });
       if (scratch) await scratch.drop();
     },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, Ok } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 import {
   AccountIdParams, AccountList, AccountResponse, Balance, CloseResult, CreateKey, CreateSubAccount, KeyCreated, KeyList,
   KeyParams, PatchResult, PatchSubAccount, SubAccountCreated, TransferRequest, TransferResult,

@@ -1,8 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import { requireAdminToken } from '../../platform/http/auth.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 import { AppError } from '../../platform/errors.ts';
+
+/** What the simulator route needs of the built-in SMSC. */
+export interface InboundInjector {
+  injectInbound(message: { from: string; to: string; text: string }): Promise<void>;
+}
 
 const tags = ['Operator'];
 const security = [{ adminToken: [] }];
@@ -16,7 +21,12 @@ const AccountSummary = Type.Object({
 });
 const KeyCreated = Type.Object({ id: Uuid, key: Type.String(), prefix: Type.String(), name: Type.String(), created_at: Timestamp });
 
-export const adminRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminToken: string | null }> = async (app, { services, adminToken }) => {
+export const adminRoutes: FastifyPluginAsyncTypebox<{
+  services: Services;
+  /** The built-in SMSC, when this process runs one (SMPP_HOST unset): an explicit, optional dependency. */
+  simulator: InboundInjector | null;
+  adminToken: string | null;
+}> = async (app, { services, simulator, adminToken }) => {
   requireAdminToken(app, adminToken);
   const { admin } = services;
 
@@ -95,7 +105,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminT
     },
   }, async (request, reply) => reply.status(201).send(await admin.addNumber(request.body)));
 
-  // Development only: exists while this process runs the built-in SMSC (SMPP_HOST unset), else 404.
+  // Development only: answers while this process runs the built-in SMSC (SMPP_HOST unset), else 404.
   app.post('/admin/simulator/inbound', {
     schema: {
       tags, security, summary: 'Make the built-in SMSC send an inbound (MO) message',
@@ -106,14 +116,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminT
       }),
       response: { 200: Ok, ...errors(400, 401, 404, 503) },
     },
-  }, async (request) => injectInbound(services.simulator.current, request.body));
+  }, async (request) => injectInbound(simulator, request.body));
 };
 
 const INJECT_TIMEOUT_MS = 15_000;
 
 /** Resolves once Tasman has acknowledged every part, i.e. the message is committed and visible in /inbox. */
 async function injectInbound(
-  simulator: Services['simulator']['current'], message: { from: string; to: string; text: string },
+  simulator: InboundInjector | null, message: { from: string; to: string; text: string },
 ): Promise<{ ok: true }> {
   if (!simulator) throw new AppError('not_found', 'No built-in SMSC simulator runs in this process');
   let timer: NodeJS.Timeout | undefined;

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 import { MessageItem } from '../messages/messages.schemas.ts';
 
 const CampaignResponse = Type.Object({

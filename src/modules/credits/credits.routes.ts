@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 
 export const creditRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/balance', {

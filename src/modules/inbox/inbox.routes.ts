@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 import { InboxList, InboxQuery } from './inbox.schemas.ts';
 
 export const inboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {

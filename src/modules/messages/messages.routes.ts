@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 import {
   BatchRequest, BatchResult, IdempotencyHeaders, MessageResponse, SendRequest, SendResult, sendErrors,
 } from './messages.schemas.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 import { AccountIdParams } from '../accounts/accounts.schemas.ts';
 import { emptyBodyIsObject } from '../accounts/accounts.routes.ts';
 import {

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRateLimiter } from '../../platform/http/rate-limit/index.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 import { renderBusyPage, renderConfirmPage, renderDonePage, renderErrorPage, renderNotFoundPage } from './page.ts';
 
 /** Requests per second, and at once, from one client address to the opt-out pages. */

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, Timestamp } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 
 const OptoutList = Type.Object({
   optouts: Type.Array(Type.Object({

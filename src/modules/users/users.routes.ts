@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, Ok } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 import { AccountIdParams } from '../accounts/accounts.schemas.ts';
 import { Access, AccessUpdate, Invite, Invited, MemberParams, UserList } from './users.schemas.ts';
 

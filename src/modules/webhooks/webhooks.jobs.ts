@@ -231,7 +231,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   };
 }
 
-/** The webhook role for startWorkers: one sender and one worker per process. */
+/** The webhook role (started by compose.ts): one sender and one worker per process. */
 export async function startWebhookWorker(deps: {
   db: Db;
   signal: QueueSignal;

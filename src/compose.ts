@@ -1,0 +1,207 @@
+// The composition root: the one place that builds the process from its configuration. `tasman start`
+// (main.ts), the test app (test/support/app.ts) and the benchmarks all call compose(), so what tests exercise is
+// what production runs. Everything is passed explicitly: no module reaches for a global or a mutable slot.
+import { Redis } from 'ioredis';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type Database, type Db } from './platform/db/client.ts';
+import { createLogger, type Logger } from './platform/logger.ts';
+import { createRateLimiter } from './platform/http/rate-limit/index.ts';
+import { loadOrCreateAdminToken } from './platform/admin-token.ts';
+import { createIdempotency } from './platform/http/idempotency.ts';
+import type { Authenticate } from './platform/http/auth.ts';
+import { createQueueSignal } from './platform/jobs/signal.ts';
+import { loadOrCreateKey } from './platform/crypto/secret-box.ts';
+import { openCarrierLink, startSimulator, type SimulatorHandle } from './carrier/index.ts';
+import { createAdminService } from './modules/admin/admin.service.ts';
+import { createCampaignService } from './modules/campaigns/campaigns.service.ts';
+import { createOptoutService } from './modules/optouts/optouts.service.ts';
+import { createCreditService } from './modules/credits/credits.service.ts';
+import { createMessageService } from './modules/messages/messages.service.ts';
+import { createAuthenticator } from './modules/keys/authenticator.ts';
+import { createWebhookService } from './modules/webhooks/webhooks.service.ts';
+import { createOptoutLinkService } from './modules/optout-link/optout-link.service.ts';
+import { createReportService } from './modules/reports/reports.service.ts';
+import { createAccountService } from './modules/accounts/accounts.service.ts';
+import { createAccountKeyService } from './modules/accounts/account-keys.service.ts';
+import { createUserService } from './modules/users/users.service.ts';
+import { createNumberService } from './modules/numbers/numbers.service.ts';
+import { createReceiptService } from './modules/receipts/receipts.service.ts';
+import { createInboxService } from './modules/inbox/inbox.service.ts';
+import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
+import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
+import { startRetention } from './modules/retention/retention.jobs.ts';
+
+export type { SimulatorHandle } from './carrier/index.ts';
+
+/** What one process runs. `npm start` runs both; production can split API and workers (TASMAN_ROLES). */
+export interface Roles {
+  api: boolean;
+  workers: boolean;
+}
+
+type Stop = () => Promise<void>;
+
+/** Every service, built once per process from the database and configuration; routes and workers share them. */
+function createServices(config: Config, database: Database) {
+  const db: Db = database.db;
+  const queued = createQueueSignal(database, 'tasman_messages_queued');
+  // Raised after committing a transaction that called recordEvent: wakes the webhook worker (which also polls).
+  const webhooks = createQueueSignal(database, 'tasman_webhooks');
+  // Seals webhook signing secrets; a bad TASMAN_SECRET_KEY stops start-up here with a message naming it.
+  const secretKey = loadOrCreateKey({ envValue: config.secretKey ?? undefined, dataDir: config.dataDir });
+  return {
+    db,
+    database,
+    config,
+    signals: { queued, webhooks },
+    secretKey,
+    authenticate: createAuthenticator(db) satisfies Authenticate,
+    idempotency: createIdempotency(db),
+    admin: createAdminService({ db }),
+    messages: createMessageService({
+      db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: () => queued.raise(),
+    }),
+    campaigns: createCampaignService({ db }),
+    optouts: createOptoutService({ db }),
+    credits: createCreditService({ db }),
+    webhooks: createWebhookService({ db, secretKey, allowPrivate: config.webhook.allowPrivate, onQueued: () => webhooks.raise() }),
+    optoutLink: createOptoutLinkService({ db }),
+    reports: createReportService({ db }),
+    accounts: createAccountService({ db }),
+    accountKeys: createAccountKeyService({ db }),
+    users: createUserService({ db }),
+    numbers: createNumberService({ db }),
+    receipts: createReceiptService({ db, onEvents: () => webhooks.raise() }),
+    inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+const PARKED_SWEEP_MS = 10 * 60_000;
+// A receipt still parked after a week names a message Tasman never sent (or one long gone).
+const PARKED_RECEIPT_TTL_MS = 7 * 24 * 60 * 60_000;
+const IDEMPOTENCY_SWEEP_MS = 60_000;
+
+/** Runs `task` every `ms` (unref'd, errors logged); the returned stop clears it. */
+function every(ms: number, task: () => Promise<unknown>, logger: Logger, what: string): Stop {
+  const timer = setInterval(() => { task().catch((err: Error) => logger.warn({ err: err.message }, `${what} failed`)); }, ms);
+  timer.unref();
+  return async () => clearInterval(timer);
+}
+
+/**
+ * The carrier role: the SMPP link (to SMPP_HOST, or to the built-in SMSC), the dispatcher feeding it, and the
+ * receipt and inbound services behind it. The returned stop drains in order: the dispatcher finishes its
+ * submits and their writes, then the link unbinds.
+ */
+async function startCarrierRole(config: Config, services: Services, simulatorPort: number | null, logger: Logger): Promise<Stop> {
+  const log = logger.child({ component: 'carrier' });
+  const link = openCarrierLink(config, simulatorPort, log);
+  // The receipt and inbox services wake the webhook worker themselves after committing an event.
+  await link.start({
+    onReceipt: (receipt) => services.receipts.onReceipt(receipt),
+    onInbound: async (sms) => {
+      const row = await services.inbox.receive(sms);
+      if (row && row.accountId === null) {
+        log.warn({ id: row.id, from: row.from, to: row.to }, 'inbound message for a number no account holds; stored unrouted');
+      }
+    },
+  });
+  const dispatcher = createDispatcher({
+    db: services.db, carrier: link, signal: services.signals.queued, receipts: services.receipts,
+    window: config.smpp.window, logger: log.child({ role: 'dispatcher' }),
+  });
+  await dispatcher.start();
+  const sweep = every(PARKED_SWEEP_MS, () => Promise.all([
+    services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
+  ]), log, 'parked receipt and inbound fragment purge');
+  return async () => {
+    await sweep();
+    await dispatcher.stop();
+    await link.stop();
+  };
+}
+
+/** The background roles; each claims its rows with FOR UPDATE SKIP LOCKED and a lease, so processes may share them. */
+async function startWorkers(config: Config, services: Services, simulatorPort: number | null, logger: Logger): Promise<Stop[]> {
+  return [
+    every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
+    startRetention({ db: services.db, retentionDays: config.retentionDays, logger }),
+    await startCarrierRole(config, services, simulatorPort, logger),
+    await startWebhookWorker({
+      db: services.db, signal: services.signals.webhooks, secretKey: services.secretKey, webhook: config.webhook, logger,
+    }),
+  ];
+}
+
+export interface ComposeOptions {
+  /** Default: config.roles (TASMAN_ROLES). */
+  roles?: Roles;
+  /** Default: a logger at config.logLevel. `false` silences the HTTP layer too. */
+  logger?: Logger | false;
+  /** The operator token. Default: TASMAN_ADMIN_TOKEN, else (embedded database) the one generated in DATA_DIR. */
+  adminToken?: string | null;
+  /** Connections to PostgreSQL. Default: config.databasePoolSize. */
+  poolSize?: number;
+}
+
+export interface Composition {
+  /** Ready, not listening: the caller listens (main.ts) or injects (tests). */
+  app: FastifyInstance;
+  roles: Roles;
+  services: Services;
+  /** The built-in SMSC when this process runs it (SMPP_HOST unset), else null. */
+  simulator: SimulatorHandle | null;
+  /** Stops everything in reverse order of start: the API first, then the workers, then the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the whole process: database (migrated), services, the HTTP app, the built-in SMSC when SMPP_HOST is
+ * unset, and the background roles the process runs. The SMSC depends on configuration only, not on the roles,
+ * so `POST /admin/simulator/inbound` is there whenever it runs.
+ */
+export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
+  const roles = options.roles ?? config.roles;
+  const logger = options.logger === false ? createLogger('silent') : options.logger ?? createLogger(config.logLevel);
+  const stops: Stop[] = [];
+  const close = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+  };
+  try {
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: options.poolSize ?? config.databasePoolSize });
+    stops.push(() => database.close());
+    const services = createServices(config, database);
+    stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
+    const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
+    redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fail open'));
+    if (redis) stops.push(async () => { redis.disconnect(); });
+    const limiter = createRateLimiter({ rps: config.rateLimit.rps, concurrency: config.rateLimit.concurrency, redis: redis ?? undefined });
+    stops.push(() => limiter.close());
+
+    let adminToken = options.adminToken !== undefined ? options.adminToken : config.adminToken;
+    if (!adminToken && options.adminToken === undefined && config.embedded) {
+      const generated = loadOrCreateAdminToken(config.dataDir);
+      adminToken = generated.token;
+      logger.info({ file: `${config.dataDir}/admin.token` }, generated.created ? 'generated an operator token' : 'using the operator token in DATA_DIR');
+    }
+
+    const simulator = config.smpp.host === null ? await startSimulator(config, logger.child({ component: 'simulator' })) : null;
+    if (simulator) {
+      stops.push(() => simulator.stop());
+      logger.info({ port: simulator.port }, 'built-in SMSC simulator started (SMPP_HOST is unset)');
+    }
+    if (roles.workers) stops.push(...await startWorkers(config, services, simulator?.port ?? null, logger));
+
+    const app = await buildApp({ services, simulator, limiter, logger: options.logger === false ? false : logger, adminToken });
+    stops.push(() => app.close());
+    await app.ready();
+    return { app, roles, services, simulator, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
