@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
+  bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -73,6 +73,10 @@ export const creditLedger = pgTable('credit_ledger', {
   messageId: uuid('message_id'),
   campaignId: uuid('campaign_id'),
   counterpartyId: uuid('counterparty_id'),
+  // The order the balance moved in. created_at is the transaction's start, taken before the account row lock,
+  // so two rows can share it or run backwards; the sequence is drawn by the INSERT that follows the locking
+  // UPDATE (same statement), while the lock is held, so within an account it follows balance_after exactly.
+  seq: bigserial('seq', { mode: 'number' }).notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
 }, (t) => [
   // Refunds name their message; reports join them back. Send debits never need this lookup, so the index stays
