@@ -30,6 +30,7 @@ describe('POST /send', () => {
       message: {
         id: res.body.message_id, recipient: to, sender: '+61480000000', body: 'Hello from Tasman', status: 'queued',
         parts: 1, campaign_id: null, created_at: expect.stringMatching(/Z$/), sent_at: null,
+        error_code: null, error_message: null, metadata: null,
       },
       delivery_receipt: null,
     });

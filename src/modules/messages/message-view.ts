@@ -1,41 +1,65 @@
 import type { MessageRow } from './messages.repo.ts';
+import { failureReason } from './failure-reason.ts';
+
+export interface MessageFields {
+  id: string;
+  recipient: string;
+  sender: string;
+  body: string | null;
+  status: string;
+  parts: number;
+  campaign_id: string | null;
+  created_at: string;
+  sent_at: string | null;
+  /** why a failed or cancelled message did not arrive; null otherwise */
+  error_code: string | null;
+  error_message: string | null;
+  /** the customer's own key/value pairs given at send, or null */
+  metadata: Record<string, string> | null;
+}
+
+export type DeliveryReceiptView = { status: string; received_at: string; error_code: string | null } | null;
 
 export interface MessageView {
-  message: {
-    id: string;
-    recipient: string;
-    sender: string;
-    body: string | null;
-    status: string;
-    parts: number;
-    campaign_id: string | null;
-    created_at: string;
-    sent_at: string | null;
-  };
-  delivery_receipt: { status: string; received_at: string; error_code: string | null } | null;
+  message: MessageFields;
+  delivery_receipt: DeliveryReceiptView;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function messageFields(row: MessageRow): MessageFields {
+  const reason = failureReason(row);
+  return {
+    id: row.id,
+    recipient: row.recipient,
+    sender: row.sender,
+    body: row.body,
+    status: row.status,
+    parts: row.parts,
+    campaign_id: row.campaignId,
+    created_at: row.createdAt.toISOString(),
+    sent_at: iso(row.sentAt),
+    error_code: reason?.code ?? null,
+    error_message: reason?.message ?? null,
+    metadata: row.metadata ?? null,
+  };
+}
+
+function receiptOf(row: MessageRow): DeliveryReceiptView {
+  return row.dlrStatus && row.dlrReceivedAt
+    ? { status: row.dlrStatus, received_at: row.dlrReceivedAt.toISOString(), error_code: row.dlrErrorCode }
+    : null;
+}
 
 /**
  * The public form of a message: the GET /message/{id} body and, byte for byte, the message.dlr webhook body.
  * One function for both, so the two can never drift apart.
  */
 export function toMessageView(row: MessageRow): MessageView {
-  return {
-    message: {
-      id: row.id,
-      recipient: row.recipient,
-      sender: row.sender,
-      body: row.body,
-      status: row.status,
-      parts: row.parts,
-      campaign_id: row.campaignId,
-      created_at: row.createdAt.toISOString(),
-      sent_at: iso(row.sentAt),
-    },
-    delivery_receipt: row.dlrStatus && row.dlrReceivedAt
-      ? { status: row.dlrStatus, received_at: row.dlrReceivedAt.toISOString(), error_code: row.dlrErrorCode }
-      : null,
-  };
+  return { message: messageFields(row), delivery_receipt: receiptOf(row) };
+}
+
+/** One item of GET /messages: the message's fields with its delivery receipt beside them. */
+export function toMessageListItem(row: MessageRow): MessageFields & { delivery_receipt: DeliveryReceiptView } {
+  return { ...messageFields(row), delivery_receipt: receiptOf(row) };
 }

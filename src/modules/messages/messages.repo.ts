@@ -16,6 +16,7 @@ export interface BatchItem {
   body: string;
   parts: number;
   optoutCode: string | null;
+  metadata: Record<string, string> | null;
 }
 
 export interface BatchSend {
@@ -62,12 +63,12 @@ export async function insertBatch(db: Executor, actor: Actor, b: BatchSend): Pro
   }
   if (count > 0) {
     await db.execute(sql`
-      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code)
-      select r.id, ${a}, ${b.campaignId}, r.recipient, r.country, r.sender, r.body, r.parts, r.parts, r.optout_code
+      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata)
+      select r.id, ${a}, ${b.campaignId}, r.recipient, r.country, r.sender, r.body, r.parts, r.parts, r.optout_code, r.metadata
       from jsonb_to_recordset(${JSON.stringify(b.items.map((i) => ({
         id: i.id, recipient: i.recipient, country: i.country, sender: i.sender, body: i.body, parts: i.parts,
-        optout_code: i.optoutCode,
-      })))}::jsonb) as r(id uuid, recipient text, country text, sender text, body text, parts int, optout_code text)`);
+        optout_code: i.optoutCode, metadata: i.metadata,
+      })))}::jsonb) as r(id uuid, recipient text, country text, sender text, body text, parts int, optout_code text, metadata jsonb)`);
     await db.execute(sql`
       insert into credit_ledger (id, account_id, kind, delta, balance_after, campaign_id)
       values (${uuidv7()}, ${a}, 'send', ${-b.totalCredits}, ${debit.credits}, ${b.campaignId})`);

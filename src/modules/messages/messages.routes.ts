@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import {
-  BatchRequest, BatchResult, IdempotencyHeaders, MessageResponse, SendRequest, SendResult, sendErrors,
+  BatchRequest, BatchResult, IdempotencyHeaders, MessageList, MessageListQuery, MessageResponse, SendRequest, SendResult, sendErrors,
 } from './messages.schemas.ts';
 
 export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -21,4 +21,8 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.get('/message/:id', {
     schema: { tags: ['Tracking'], summary: 'A message and its delivery receipt', params: IdParams, response: { 200: MessageResponse, ...errors(400, 401, 404) } },
   }, async (request) => messages.get(request.actor, request.params.id));
+
+  app.get('/messages', {
+    schema: { tags: ['Tracking'], summary: 'Search the account\'s outbound messages, newest first (cursor pagination)', querystring: MessageListQuery, response: { 200: MessageList, ...errors(400, 401) } },
+  }, async (request) => messages.list(request.actor, request.query));
 };

@@ -5,12 +5,24 @@ const Message = Type.String({ minLength: 1, maxLength: 10_000, description: 'Mes
 const SenderField = Type.String({ maxLength: 20, description: 'A registered Sender ID or one of the account\'s dedicated numbers' });
 const CampaignName = Type.String({ minLength: 1, maxLength: 200 });
 
+/** The most metadata pairs a message carries, and the longest key and value. */
+export const METADATA_LIMITS = { pairs: 10, keyLength: 40, valueLength: 500 } as const;
+
+const metadataSchema = (description: string) => Type.Record(Type.String(), Type.String({ maxLength: METADATA_LIMITS.valueLength }), {
+  maxProperties: METADATA_LIMITS.pairs,
+  propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyLength },
+  description,
+});
+
+export const Metadata = metadataSchema(`Your own key/value strings (at most ${METADATA_LIMITS.pairs} pairs; keys up to ${METADATA_LIMITS.keyLength} characters, values up to ${METADATA_LIMITS.valueLength}), echoed in GET /message/{id}, GET /messages and the message.dlr webhook`);
+
 export const SendRequest = Type.Object({
   to: Type.String({ minLength: 1, maxLength: 40, description: 'AU or NZ mobile: E.164, international digits or local 04…/02…' }),
   message: Message,
   sender: Type.Optional(SenderField),
   from: Type.Optional(Type.String({ maxLength: 20, description: 'Alias of sender' })),
   campaign: Type.Optional(CampaignName),
+  metadata: Type.Optional(Metadata),
 });
 
 export const SendResult = Type.Object({
@@ -24,12 +36,17 @@ const MergeData = Type.Record(Type.String(), Type.String());
 export const BatchRequest = Type.Object({
   recipients: Type.Array(Type.Union([
     Type.String({ maxLength: 40 }),
-    Type.Object({ phone: Type.String({ maxLength: 40 }), merge_data: Type.Optional(MergeData) }),
+    Type.Object({
+      phone: Type.String({ maxLength: 40 }),
+      merge_data: Type.Optional(MergeData),
+      metadata: Type.Optional(metadataSchema('This recipient\'s metadata, merged over the batch\'s (its keys win); at most 10 pairs after merging')),
+    }),
   ]), { minItems: 1, maxItems: 1000 }),
   message: Message,
   sender: Type.Optional(SenderField),
   from: Type.Optional(Type.String({ maxLength: 20 })),
   campaign: Type.Optional(CampaignName),
+  metadata: Type.Optional(Metadata),
 });
 
 export const BatchResult = Type.Object({
@@ -52,6 +69,9 @@ export const MessageItem = Type.Object({
   campaign_id: Type.Union([Uuid, Type.Null()]),
   created_at: Timestamp,
   sent_at: NullableTimestamp,
+  error_code: Type.Union([Type.String(), Type.Null()], { description: 'Why a failed or cancelled message did not arrive: the SMPP status name of a refusal (ESME_…), the receipt state (undelivered, expired, rejected, deleted, delivery_unknown), cancelled or opted_out; null otherwise' }),
+  error_message: Type.Union([Type.String(), Type.Null()], { description: 'One sentence explaining error_code' }),
+  metadata: Type.Union([Metadata, Type.Null()]),
 });
 
 export const DeliveryReceipt = Type.Union([Type.Object({
@@ -61,6 +81,27 @@ export const DeliveryReceipt = Type.Union([Type.Object({
 }), Type.Null()]);
 
 export const MessageResponse = Type.Object({ message: MessageItem, delivery_receipt: DeliveryReceipt });
+
+export const MessageStatus = Type.Union(['queued', 'scheduled', 'sent', 'delivered', 'failed', 'cancelled'].map((s) => Type.Literal(s)));
+
+export const MessageListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
+  status: Type.Optional(MessageStatus),
+  to: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'A whole number in any accepted form (exact), or part of the E.164 number' })),
+  campaign_id: Type.Optional(Uuid),
+  sender: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Sender ID (any case) or number' })),
+  date_from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time (a date is a UTC day)' })),
+  date_to: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time, inclusive' })),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the body contains (any case); bodies past retention never match' })),
+});
+
+export const MessageListItem = Type.Object({ ...MessageItem.properties, delivery_receipt: DeliveryReceipt });
+
+export const MessageList = Type.Object({
+  messages: Type.Array(MessageListItem),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page' }),
+});
 
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),

@@ -15,6 +15,8 @@ import { insertSingles, type SendOutcome, type SingleSend } from './single-send.
 import { createBatcher } from '../../platform/db/batcher.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { toMessageView, type MessageView } from './message-view.ts';
+import { METADATA_LIMITS } from './messages.schemas.ts';
+import { listAccountMessages, type MessageListQuery } from './message-list.service.ts';
 
 export interface SendInput {
   to: string;
@@ -22,6 +24,7 @@ export interface SendInput {
   sender?: string;
   from?: string;
   campaign?: string;
+  metadata?: Record<string, string>;
 }
 
 export interface SendResult {
@@ -30,7 +33,7 @@ export interface SendResult {
   credits_remaining: number;
 }
 
-export type BatchRecipient = string | { phone: string; merge_data?: Record<string, string> };
+export type BatchRecipient = string | { phone: string; merge_data?: Record<string, string>; metadata?: Record<string, string> };
 
 export interface BatchInput {
   recipients: BatchRecipient[];
@@ -38,6 +41,7 @@ export interface BatchInput {
   sender?: string;
   from?: string;
   campaign?: string;
+  metadata?: Record<string, string>;
 }
 
 export interface BatchResult {
@@ -63,6 +67,18 @@ export interface MessageServiceDeps {
 }
 
 const OPTOUT_FIELD = 'OptOutLink';
+
+/** A message's metadata: the batch's pairs with the recipient's over them; null when there are none. */
+function messageMetadata(shared: Record<string, string> | undefined, own?: Record<string, string>): Record<string, string> | null {
+  if (!shared && !own) return null;
+  const merged = { ...shared, ...own };
+  const count = Object.keys(merged).length;
+  if (count === 0) return null;
+  if (count > METADATA_LIMITS.pairs) {
+    throw new AppError('validation_failed', `metadata has ${count} pairs once merged; the most is ${METADATA_LIMITS.pairs}`, { details: [{ field: 'metadata', message: `at most ${METADATA_LIMITS.pairs} pairs` }] });
+  }
+  return merged;
+}
 
 
 function checkBody(body: string): number {
@@ -123,7 +139,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       id: uuidv7(), ledgerId: uuidv7(), campaignId: uuidv7(), accountId: actor.accountId,
       senderParentId: actor.account.inheritParentSenders ? actor.account.parentId : null,
       optoutExempt: actor.account.optoutExempt, recipient: phone.e164, country: phone.country, body, parts,
-      optoutCode: link?.code ?? null, campaignName: input.campaign ?? null, requestedSender: requested,
+      optoutCode: link?.code ?? null, campaignName: input.campaign ?? null, metadata: messageMetadata(input.metadata), requestedSender: requested,
       sharedSender: deps.sharedSender[phone.country], today: sydneyDay(now()),
     };
     const toResult = (outcome: SendOutcome): SendResult => {
@@ -153,14 +169,17 @@ export function createMessageService(deps: MessageServiceDeps) {
     if (requested !== null && !allowed?.sender) throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
 
     const invalid: string[] = [];
-    const seen = new Map<string, { e164: string; country: 'AU' | 'NZ'; mergeData: Record<string, string> | undefined }>();
+    const seen = new Map<string, { e164: string; country: 'AU' | 'NZ'; mergeData: Record<string, string> | undefined; metadata: Record<string, string> | null }>();
     let duplicates = 0;
     for (const r of input.recipients) {
       const raw = typeof r === 'string' ? r : r.phone;
       const phone = normalisePhone(raw);
       if (!phone.ok) { invalid.push(raw); continue; }
       if (seen.has(phone.e164)) { duplicates += 1; continue; }
-      seen.set(phone.e164, { e164: phone.e164, country: phone.country, mergeData: typeof r === 'string' ? undefined : r.merge_data });
+      seen.set(phone.e164, {
+        e164: phone.e164, country: phone.country, mergeData: typeof r === 'string' ? undefined : r.merge_data,
+        metadata: messageMetadata(input.metadata, typeof r === 'string' ? undefined : r.metadata),
+      });
     }
     const optedOut = actor.account.optoutExempt ? new Set<string>() : await findOptedOut(deps.db, actor.accountId, [...seen.keys()]);
     const items: BatchItem[] = [];
@@ -170,7 +189,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       const body = renderMerge(input.message, r.mergeData, link ? { [OPTOUT_FIELD]: link.url } : undefined);
       items.push({
         id: uuidv7(), recipient: r.e164, country: r.country, sender: allowed?.sender ?? deps.sharedSender[r.country],
-        body, parts: checkBody(body), optoutCode: link?.code ?? null,
+        body, parts: checkBody(body), optoutCode: link?.code ?? null, metadata: r.metadata,
       });
     }
     const totalCredits = items.reduce((sum, i) => sum + i.parts, 0);
@@ -198,7 +217,9 @@ export function createMessageService(deps: MessageServiceDeps) {
     return toMessageView(row);
   }
 
-  return { send, sendBatch, get };
+  const list = (actor: Actor, query: MessageListQuery) => listAccountMessages(deps.db, actor, query);
+
+  return { send, sendBatch, get, list };
 }
 
 export type MessageService = ReturnType<typeof createMessageService>;

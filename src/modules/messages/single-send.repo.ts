@@ -18,6 +18,8 @@ export interface SingleSend {
   parts: number;
   optoutCode: string | null;
   campaignName: string | null;
+  /** the customer's key/value pairs, or null */
+  metadata: Record<string, string> | null;
   requestedSender: RequestedSender;
   sharedSender: string;
   /** Australia/Sydney day, YYYY-MM-DD, for the daily cap */
@@ -65,14 +67,14 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
     idx, id: s.id, ledger_id: s.ledgerId, campaign_id: s.campaignId, account_id: s.accountId,
     parent_id: s.senderParentId, optout_exempt: s.optoutExempt, recipient: s.recipient, country: s.country,
     body: s.body, parts: s.parts, optout_code: s.optoutCode, campaign_name: s.campaignName,
-    shared_sender: s.sharedSender, today: s.today,
+    shared_sender: s.sharedSender, today: s.today, metadata: s.metadata,
   })));
   const found = await preparedRows<OutcomeRow>(db, sql`
     with r as (
       select * from jsonb_to_recordset(${payload}::jsonb) as r(
         idx int, id uuid, ledger_id uuid, campaign_id uuid, account_id uuid, parent_id uuid, optout_exempt boolean,
         recipient text, country text, body text, parts int, optout_code text, campaign_name text,
-        kind text, value text, shared_sender text, today date)
+        kind text, value text, shared_sender text, today date, metadata jsonb)
     ),
     rs as (
       select r.*,
@@ -100,8 +102,8 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
       returning id, account_id
     ),
     msg as (
-      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code)
-      select rs.id, rs.account_id, c.id, rs.recipient, rs.country, rs.sender, rs.body, rs.parts, rs.parts, rs.optout_code
+      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata)
+      select rs.id, rs.account_id, c.id, rs.recipient, rs.country, rs.sender, rs.body, rs.parts, rs.parts, rs.optout_code, rs.metadata
       from rs join debit d on d.idx = rs.idx left join camp c on c.account_id = rs.account_id
     ),
     led as (

@@ -49,6 +49,8 @@ export const messages = pgTable('messages', {
   // one-tap opt-out link code, when the body used {{OptOutLink}}
   optoutCode: text('optout_code'),
   contentDeletedAt: ts('content_deleted_at'),
+  // the customer's own key/value pairs (at most 10 strings), echoed in reads and the message.dlr webhook
+  metadata: jsonb('metadata').$type<Record<string, string>>(),
 }, (t) => [
   index('messages_campaign_idx').on(t.campaignId, t.id).where(sql`${t.campaignId} is not null`),
   // The dispatcher's queue: only queued rows are in it, so it stays small however large the table grows.
@@ -62,6 +64,9 @@ export const messages = pgTable('messages', {
   // report reads no table pages. See docs/performance.md, Reports. Also serves every per-account, by-date read
   // (it begins with account_id, created_at), so no separate index on those two is kept: one fewer write per send.
   index('messages_report_idx').on(t.accountId, t.createdAt, t.status, t.parts, t.sentAt),
+  // GET /messages?status=failed: failures are rare, so walking the report index for them could read the whole
+  // account. Rows enter this index only when they fail, so sends pay nothing for it.
+  index('messages_failed_idx').on(t.accountId, t.createdAt).where(sql`${t.status} = 'failed'`),
 ]);
 
 export const inboundMessages = pgTable('inbound_messages', {

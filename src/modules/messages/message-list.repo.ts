@@ -1,0 +1,51 @@
+import { and, desc, eq, getTableColumns, ilike, like, lt, lte, or, sql, gte, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../platform/db/client.ts';
+import { messages } from '../../platform/db/schema/index.ts';
+import type { MessageRow } from './messages.repo.ts';
+import type { ListPosition } from './list-cursor.ts';
+
+export interface MessageFilter {
+  status: string | null;
+  /** a whole number (E.164): equality, served by the conversation index */
+  recipient: string | null;
+  /** part of a number, as a LIKE pattern */
+  recipientPattern: string | null;
+  campaignId: string | null;
+  sender: string | null;
+  dateFrom: Date | null;
+  dateTo: Date | null;
+  /** body contains, as an ILIKE pattern (only bodies still retained can match) */
+  bodyPattern: string | null;
+  after: ListPosition | null;
+}
+
+// The position of a row, at PostgreSQL's microsecond precision (see list-cursor.ts).
+const position = sql<string>`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * One page of an account's messages, newest first, plus one more row to tell whether another page follows.
+ * The order is (created_at desc, id desc): messages_report_idx (account_id, created_at, …) walks it backwards
+ * from the cursor with no sort beyond ties, and stops after `limit + 1` matches. The cursor condition is written
+ * as a range on created_at (usable by the index) refined by id, rather than a row comparison the index could not
+ * use. status=failed uses the small partial index of failures instead.
+ */
+export async function listMessages(db: Executor, accountId: string, f: MessageFilter, limit: number): Promise<Array<MessageRow & { position: string }>> {
+  const m = messages;
+  const where: Array<SQL | undefined> = [eq(m.accountId, accountId)];
+  if (f.status !== null) where.push(eq(m.status, f.status));
+  if (f.recipient !== null) where.push(eq(m.recipient, f.recipient));
+  if (f.recipientPattern !== null) where.push(like(m.recipient, f.recipientPattern));
+  if (f.campaignId !== null) where.push(eq(m.campaignId, f.campaignId));
+  if (f.sender !== null) where.push(sql`lower(${m.sender}) = lower(${f.sender})`);
+  if (f.dateFrom) where.push(gte(m.createdAt, f.dateFrom));
+  if (f.dateTo) where.push(lte(m.createdAt, f.dateTo));
+  if (f.bodyPattern !== null) where.push(ilike(m.body, f.bodyPattern));
+  if (f.after) {
+    const at = sql`${f.after.createdAt}::timestamptz`;
+    where.push(sql`${m.createdAt} <= ${at}`, or(sql`${m.createdAt} < ${at}`, lt(m.id, f.after.id)));
+  }
+  return db.select({ ...getTableColumns(m), position }).from(m)
+    .where(and(...where))
+    .orderBy(desc(m.createdAt), desc(m.id))
+    .limit(limit + 1);
+}
