@@ -1,8 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// The API suite runs once per database: always on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set.
-const databases = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
-
+// The API suite runs on PostgreSQL: the embedded server (one per run, started by the global setup), or the
+// server TEST_DATABASE_URL names.
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -12,16 +11,16 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/carrier/**/*.test.ts'] } },
-      ...databases.map((db) => ({
-        extends: true as const,
+      {
+        extends: true,
         test: {
-          name: `api-${db}`,
+          name: 'api',
+          globalSetup: ['test/support/global-setup.ts'],
           include: ['test/api/**/*.test.ts', 'test/e2e/**/*.test.ts'],
           // Real processes and a real browser start slowly on a busy two-core machine.
           testTimeout: 90_000,
-          env: { TASMAN_TEST_DB: db },
         },
-      })),
+      },
     ],
   },
 });

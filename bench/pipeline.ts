@@ -7,7 +7,7 @@
 //    being applied (delivery_receipt.received_at from GET /message/{id}, read after the run so polling adds no
 //    load) and to the message.dlr webhook reaching a receiver in this process (written in the same transaction
 //    as `delivered`, so an upper bound on "visible as delivered").
-// Usage: DATABASE_URL=postgres://…/an_empty_database npx tsx bench/pipeline.ts   (unset: PGlite in a temp dir)
+// Usage: DATABASE_URL=postgres://…/an_empty_database npx tsx bench/pipeline.ts   (unset: the embedded PostgreSQL in a temp dir)
 // Knobs: BENCH_BATCHES (10), BENCH_SINGLE (500), BENCH_SINGLE_RPS (50), BENCH_CPU_PROF=<dir> (server --cpu-prof).
 import { readFileSync, rmSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,6 +1,6 @@
 // POST /send across 100 accounts and POST /send-batch with 1,000 recipients, against a real `tasman start`
 // (API role only) in a child process; on PostgreSQL also the bare INSERT ceiling in the same run.
-// Usage: DATABASE_URL=postgres://… npx tsx bench/send.ts   (unset: PGlite in a temporary directory)
+// Usage: DATABASE_URL=postgres://… npx tsx bench/send.ts   (unset: the embedded PostgreSQL in a temporary directory)
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';

@@ -22,7 +22,7 @@ export function startTasmanProcess(env: Record<string, string>, nodeArgs: string
 /** What every benchmark starts with: the database it runs on, a scratch DATA_DIR, and the one-JSON-line printer. */
 export function benchSetup(name: string) {
   const databaseUrl = process.env.DATABASE_URL;
-  const db = databaseUrl ? 'postgres' : 'pglite';
+  const db = databaseUrl ? 'postgres' : 'embedded';
   return {
     databaseUrl,
     db,

@@ -172,7 +172,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: options.poolSize ?? config.databasePoolSize });
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: options.poolSize ?? config.databasePoolSize, postgresUser: config.postgresUser,
+    });
     stops.push(() => database.close());
     const services = createServices(config, database);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });

@@ -8,6 +8,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** The account the embedded PostgreSQL runs as when Tasman runs as root (TASMAN_POSTGRES_USER). */
+  postgresUser: string;
   /** Connections per process to PostgreSQL (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
   redisUrl: string | null;
@@ -93,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
     databaseUrl,
+    postgresUser: str(env, 'TASMAN_POSTGRES_USER') ?? 'nobody',
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 1000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     adminToken: str(env, 'TASMAN_ADMIN_TOKEN'),

@@ -27,7 +27,7 @@ export async function startTasman(config: Config, roles: Roles = { api: true, wo
       throw err;
     }
   }
-  logger.info({ url, database: composed.services.database.kind, roles }, 'tasman started');
+  logger.info({ url, database: composed.services.database.embedded ? 'embedded' : 'postgres', roles }, 'tasman started');
   let closed = false;
   return {
     app: composed.app,

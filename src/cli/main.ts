@@ -18,9 +18,9 @@ async function main(argv: string[]): Promise<number> {
     case 'migrate': {
       const config = loadConfig();
       const { openDatabase } = await import('../platform/db/client.ts');
-      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, postgresUser: config.postgresUser });
       await database.close();
-      console.log(JSON.stringify({ ok: true, database: database.kind }));
+      console.log(JSON.stringify({ ok: true, database: database.embedded ? 'embedded' : 'postgres' }));
       return 0;
     }
     case 'simulator': {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestApp, onPostgres, type TestApp } from '../support/app.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';
 import { rows } from '../../src/platform/db/client.ts';
 
-// Races need real parallel connections: PostgreSQL only (PGlite has one connection and serialises everything).
-describe.skipIf(!onPostgres)('concurrent sends on one account (PostgreSQL)', () => {
+// Races need real parallel connections.
+describe('concurrent sends on one account (PostgreSQL)', () => {
   let t: TestApp;
   beforeAll(async () => { t = await createTestApp(); });
   afterAll(async () => { await t.close(); });

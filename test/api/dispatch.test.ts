@@ -1,6 +1,6 @@
 // The dispatcher against the real database with a test carrier (a Carrier implementation that counts what it is
 // asked to submit): claiming, fencing, retries, refunds, lease reclaim, shutdown, and on PostgreSQL two
-// dispatchers sharing one queue. The database has no other dispatcher on it (a scratch one on PostgreSQL).
+// dispatchers sharing one queue. The database has no other dispatcher on it (a scratch one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Carrier, CarrierHandlers, SubmitRequest, SubmitResult } from '../../src/carrier/carrier.ts';
@@ -8,19 +8,19 @@ import { openDatabase, rows, type Database } from '../../src/platform/db/client.
 import { createDispatcher, type DispatcherDeps } from '../../src/modules/dispatch/dispatcher.jobs.ts';
 import { claimBatch, recordSent } from '../../src/modules/dispatch/dispatch.repo.ts';
 import { createReceiptService } from '../../src/modules/receipts/receipts.service.ts';
-import { createTestApp, onPostgres, type TestApp } from '../support/app.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
 import { createScratchDatabase } from '../support/scratch-db.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
 
 let t: TestApp;
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | null = null;
+let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 beforeAll(async () => {
-  scratch = onPostgres ? await createScratchDatabase() : null;
-  t = await createTestApp(scratch ? { DATABASE_URL: scratch.url } : {});
+  scratch = await createScratchDatabase();
+  t = await createTestApp({ DATABASE_URL: scratch.url });
 });
 afterAll(async () => {
   await t.close();
-  await scratch?.drop();
+  await scratch.drop();
 });
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -222,7 +222,7 @@ describe('receipts against the dispatcher', () => {
   });
 });
 
-describe.runIf(onPostgres)('two dispatchers on one queue (PostgreSQL)', () => {
+describe('two dispatchers on one queue (PostgreSQL)', () => {
   it('submit each of 2,000 messages exactly once', async () => {
     const a = await queue(2000);
     const counts = new Map<string, number>();
@@ -232,7 +232,7 @@ describe.runIf(onPostgres)('two dispatchers on one queue (PostgreSQL)', () => {
     const problems: Array<{ msg?: string; obj: object }> = [];
     const logger = { ...quiet, warn: (obj: object, msg?: string) => problems.push({ obj, msg }), error: (obj: object, msg?: string) => problems.push({ obj, msg }) };
     for (let i = 0; i < 2; i++) {
-      const database = await openDatabase({ databaseUrl: scratch!.url, dataDir: '/nonexistent', poolSize: 5 });
+      const database = await openDatabase({ databaseUrl: scratch.url, dataDir: '/nonexistent', poolSize: 5 });
       databases.push(database);
       const carrier = testCarrier({ counts, delayMs: () => Math.floor(Math.random() * 3) });
       carriers.push(carrier);

@@ -1,15 +1,15 @@
-// Races allocate, recall and sends on one parent and its sub-account (PostgreSQL only: PGlite has one connection,
-// so nothing there runs concurrently). Checks that no request failed unexpectedly (a deadlock would be a 500),
+// Races allocate, recall and sends on one parent and its sub-account. Checks that no request failed
+// unexpectedly (a deadlock would be a 500),
 // no balance went negative, and every balance equals the sum of its ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestApp, onPostgres, type TestApp } from '../support/app.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
 import { rows } from '../../src/platform/db/client.ts';
 
 let t: TestApp;
 
-describe.skipIf(!onPostgres)('concurrent transfers and sends', () => {
+describe('concurrent transfers and sends', () => {
   beforeAll(async () => { t = await createTestApp(); });
   afterAll(async () => { await t.close(); });
 

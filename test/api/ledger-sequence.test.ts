@@ -1,6 +1,6 @@
 // The ledger's sequence is the order the balance moved in: walking an account's rows by seq, each balance_after
 // is the previous one plus its delta, and the last is the balance. Sends, top-ups and transfers race each other
-// (on PostgreSQL really in parallel; PGlite serialises them, which the rule must survive too).
+// (really in parallel, on separate connections).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/platform/db/client.ts';

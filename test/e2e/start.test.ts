@@ -3,15 +3,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import { onPostgres } from '../support/app.ts';
+import { livePostmaster } from '../../src/platform/db/embedded/process.ts';
 import { startProcess, type TasmanProcess } from '../support/process.ts';
 
 // The real thing: `tasman start` in a child process on a fresh data directory, driven over HTTP.
-describe.skipIf(onPostgres)('tasman start (embedded database)', () => {
+describe('tasman start (embedded PostgreSQL)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-e2e-'));
   let proc: TasmanProcess | null = null;
+  const cluster = path.join(dataDir, 'postgres');
   afterAll(async () => {
-    await proc?.stop('SIGKILL');
+    await proc?.stop('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -24,7 +25,7 @@ describe.skipIf(onPostgres)('tasman start (embedded database)', () => {
     return { status: res.statusCode, body: await res.body.json() as Record<string, unknown> };
   }
 
-  it('serves the API on PGlite with a generated operator token, and keeps data across a restart', async () => {
+  it('serves the API on its own PostgreSQL with a generated operator token, and keeps data across a restart', async () => {
     proc = await startProcess({ DATA_DIR: dataDir });
     const token = readFileSync(path.join(dataDir, 'admin.token'), 'utf8').trim();
     const created = await http('POST', `${proc.url}/admin/accounts`, token, { business_name: 'E2E Pty Ltd', email: 'e2e@example.com' });
@@ -36,13 +37,27 @@ describe.skipIf(onPostgres)('tasman start (embedded database)', () => {
     const read = await http('GET', `${proc.url}/message/${sent.body.message_id}`, key);
     expect(read.status).toBe(200);
     expect((read.body.message as { recipient: string }).recipient).toBe('+61412345678');
+    expect(livePostmaster(cluster)).not.toBeNull();
     expect(await proc.stop('SIGTERM')).toBe(0);
+    // A clean stop takes the server down with the process.
+    expect(livePostmaster(cluster)).toBeNull();
 
     proc = await startProcess({ DATA_DIR: dataDir });
     const balance = await http('GET', `${proc.url}/balance`, key);
     expect(balance.body).toEqual({ credits: 4 });
     const again = await http('GET', `${proc.url}/message/${sent.body.message_id}`, key);
     expect(again.status).toBe(200);
+
+    // kill -9 leaves the server running without its owner; the next start adopts it, and stops it on exit.
+    await proc.stop('SIGKILL');
+    const orphan = livePostmaster(cluster);
+    expect(orphan).not.toBeNull();
+    proc = await startProcess({ DATA_DIR: dataDir });
+    expect(livePostmaster(cluster)).toBe(orphan);
+    expect((await http('GET', `${proc.url}/balance`, key)).body).toEqual({ credits: 4 });
+    expect(await proc.stop('SIGTERM')).toBe(0);
+    expect(livePostmaster(cluster)).toBeNull();
+    proc = null;
   });
 
   it('refuses bad configuration with one line naming the variable', async () => {

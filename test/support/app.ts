@@ -4,10 +4,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { compose, type Services, type SimulatorHandle } from '../../src/compose.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { createScratchDatabase } from './scratch-db.ts';
+import { createScratchDatabase, testDatabaseUrl } from './scratch-db.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
-export const onPostgres = process.env.TASMAN_TEST_DB === 'postgres';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -20,27 +19,27 @@ export interface TestApp {
 export interface TestAppOptions {
   /**
    * Also run the background workers (dispatcher, carrier link to the built-in SMSC unless SMPP_HOST is given), as
-   * `npm start` does. On PostgreSQL the app then gets a scratch database of its own.
+   * `npm start` does. The app then gets a scratch database of its own.
    */
   workers?: boolean;
 }
 
 /**
- * The production app, built by the composition root, on the database this project runs against: PGlite in a
- * temporary directory, or the shared PostgreSQL test database. Tests isolate themselves with fresh accounts,
+ * The production app, built by the composition root, on the test run's PostgreSQL database (TEST_DATABASE_URL,
+ * set by the global setup to the embedded server unless given). Tests isolate themselves with fresh accounts,
  * never by resetting tables. The built-in SMSC runs (on a port the OS picks) unless SMPP_HOST is given.
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-test-'));
-  // Workers claim every queued message in their database: on PostgreSQL they get one of their own.
-  const scratch = options.workers && onPostgres ? await createScratchDatabase() : null;
+  // Workers claim every queued message in their database: they get one of their own.
+  const scratch = options.workers ? await createScratchDatabase() : null;
   const config = loadConfig({
     DATA_DIR: dataDir,
     RATE_LIMIT_RPS: '100000',
     RATE_LIMIT_CONCURRENCY: '10000',
     LOG_LEVEL: 'silent',
     SIM_PORT: '0',
-    ...(onPostgres ? { DATABASE_URL: scratch?.url ?? process.env.TEST_DATABASE_URL! } : {}),
+    DATABASE_URL: scratch?.url ?? testDatabaseUrl(),
     ...env,
   });
   const composed = await compose(config, {

@@ -1,16 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { mkdirSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import { createHash } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.ts';
+import { startEmbeddedPostgres } from './embedded/server.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -19,8 +16,10 @@ export type Executor = Db | Tx;
 
 export interface Database {
   db: Db;
-  kind: 'pglite' | 'postgres';
-  /** Subscribe to a notification channel (LISTEN on PostgreSQL, in-process on PGlite). */
+  kind: 'postgres';
+  /** The PostgreSQL server Tasman manages in DATA_DIR (DATABASE_URL unset), or one the operator runs. */
+  embedded: boolean;
+  /** Subscribe to a notification channel (LISTEN). */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** Wake listeners in this process at once and, on PostgreSQL, in every other process. */
   notify(channel: string, payload?: string): Promise<void>;
@@ -62,29 +61,31 @@ export async function preparedRows<T>(exec: Executor, query: SQL): Promise<T[]> 
   return result.rows;
 }
 
-export async function openDatabase(options: { databaseUrl: string | null; dataDir: string; poolSize?: number }): Promise<Database> {
+export interface OpenOptions {
+  /** null: the embedded server in DATA_DIR. */
+  databaseUrl: string | null;
+  dataDir: string;
+  poolSize?: number;
+  /** The account the embedded server runs as when Tasman runs as root (TASMAN_POSTGRES_USER). */
+  postgresUser?: string;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.databaseUrl !== null) return connect(options.databaseUrl, false, options.poolSize);
+  const server = await startEmbeddedPostgres({ dataDir: options.dataDir, serverUser: options.postgresUser });
+  try {
+    const database = await connect(server.url, true, options.poolSize);
+    return { ...database, async close() { await database.close(); await server.stop(); } };
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+}
+
+async function connect(databaseUrl: string, embedded: boolean, poolSize = 20): Promise<Database> {
   const local = new EventEmitter();
   local.setMaxListeners(0);
-  if (options.databaseUrl === null) {
-    mkdirSync(options.dataDir, { recursive: true });
-    const client = await PGlite.create(`${options.dataDir}/pg`);
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
-    await migratePglite(db as never, { migrationsFolder });
-    return {
-      db,
-      kind: 'pglite',
-      async listen(channel, onNotify) {
-        local.on(channel, onNotify);
-        return async () => void local.off(channel, onNotify);
-      },
-      async notify(channel, payload = '') {
-        local.emit(channel, payload);
-      },
-      close: () => client.close(),
-    };
-  }
-
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   // An idle client's error (server restart) must not crash the process; the pool replaces the client.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -101,7 +102,7 @@ export async function openDatabase(options: { databaseUrl: string | null; dataDi
   const channels = new Set<string>();
   const ensureListener = async (channel: string) => {
     if (!listener) {
-      listener = new pg.Client({ connectionString: options.databaseUrl! });
+      listener = new pg.Client({ connectionString: databaseUrl });
       listener.on('error', () => {});
       listener.on('notification', (n) => local.emit(n.channel, n.payload ?? ''));
       await listener.connect();
@@ -115,6 +116,7 @@ export async function openDatabase(options: { databaseUrl: string | null; dataDi
   return {
     db,
     kind: 'postgres',
+    embedded,
     async listen(channel, onNotify) {
       await ensureListener(channel);
       local.on(channel, onNotify);

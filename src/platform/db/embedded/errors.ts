@@ -1,0 +1,2 @@
+/** The embedded server could not start: the message is one line saying what to do. */
+export class EmbeddedPostgresError extends Error {}

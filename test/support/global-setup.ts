@@ -1,0 +1,37 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../../src/platform/db/embedded/server.ts';
+import { livePostmaster, ownerAlive, stopPostmaster } from '../../src/platform/db/embedded/process.ts';
+
+// One PostgreSQL server for the whole run: the same embedded server `npm start` uses, in a temporary directory
+// of its own, unless TEST_DATABASE_URL names a server to use instead. Test files share its `tasman` database
+// (each test makes fresh accounts); files that run workers create a scratch database each (scratch-db.ts).
+
+const PREFIX = 'tasman-test-pg-';
+let server: EmbeddedServer | null = null;
+let dir: string | null = null;
+
+/** Servers left by a run that was killed outright (its owner is gone): stop them and remove their directories. */
+async function sweepLeftovers(): Promise<void> {
+  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(PREFIX))) {
+    const old = path.join(tmpdir(), name);
+    if (ownerAlive(path.join(old, 'postgres.owner'))) continue;
+    if (livePostmaster(path.join(old, 'postgres')) !== null) await stopPostmaster(path.join(old, 'postgres'));
+    rmSync(old, { recursive: true, force: true });
+  }
+}
+
+export async function setup(): Promise<void> {
+  if (process.env.TEST_DATABASE_URL) return;
+  await sweepLeftovers();
+  dir = mkdtempSync(path.join(tmpdir(), PREFIX));
+  server = await startEmbeddedPostgres({ dataDir: dir });
+  // Test workers are forked after this and inherit the environment.
+  process.env.TEST_DATABASE_URL = server.url;
+}
+
+export async function teardown(): Promise<void> {
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
