@@ -1,5 +1,6 @@
 // The carrier port: the only way out to the phone network. Nothing under src/modules imports SMPP code; the
 // dispatcher submits through this interface and receipts and inbound messages come back through the handlers.
+import { isGsmEncodable } from './smpp/encoding.ts';
 
 export interface SubmitRequest {
   /** Tasman message id (for logs and correlation only). */
@@ -67,3 +68,9 @@ export interface Carrier {
   health(): CarrierHealth;
   stop(): Promise<void>;
 }
+
+/**
+ * How the link will encode a text: GSM 03.38 when every character has a septet, else UCS-2. Part of the port so
+ * that modules (message previews) can say it without importing SMPP code.
+ */
+export const textEncoding = (text: string): 'gsm7' | 'ucs2' => (isGsmEncodable(text) ? 'gsm7' : 'ucs2');

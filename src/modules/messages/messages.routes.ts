@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import {
-  BatchRequest, BatchResult, IdempotencyHeaders, MessageList, MessageListQuery, MessageResponse, SendRequest, SendResult, sendErrors,
+  BatchPreview, BatchRequest, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageResponse, SendRequest, SendResult, sendErrors,
 } from './messages.schemas.ts';
 
 export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -17,6 +17,14 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     schema: { tags: ['Sending'], summary: 'Send a merged batch of up to 1,000 recipients', body: BatchRequest, headers: IdempotencyHeaders, response: { 200: BatchResult, ...sendErrors } },
   }, async (request, reply) => idempotency.run(request, reply, 'send-batch',
     (within) => messages.sendBatch(request.actor, request.body, within)));
+
+  app.post('/send/preview', {
+    schema: { tags: ['Sending'], summary: 'What /send would send and charge, without sending or charging', body: SendRequest, response: { 200: SendPreview, ...errors(400, 401) } },
+  }, async (request) => messages.previewSend(request.actor, request.body));
+
+  app.post('/send-batch/preview', {
+    schema: { tags: ['Sending'], summary: 'What /send-batch would send and charge, without sending or charging', body: BatchRequest, response: { 200: BatchPreview, ...errors(400, 401) } },
+  }, async (request) => messages.previewBatch(request.actor, request.body));
 
   app.get('/message/:id', {
     schema: { tags: ['Tracking'], summary: 'A message and its delivery receipt', params: IdParams, response: { 200: MessageResponse, ...errors(400, 401, 404) } },

@@ -108,3 +108,24 @@ export const IdempotencyHeaders = Type.Object({
 });
 
 export const sendErrors = errors(400, 401, 402, 403, 409, 422, 429);
+
+export const PreviewRecipient = Type.Object({
+  phone: Type.String({ description: 'E.164' }),
+  text: Type.String({ description: 'The text as it will be sent, merge fields and links filled in' }),
+  encoding: Type.Union([Type.Literal('gsm7'), Type.Literal('ucs2')], { description: 'How the carrier link will encode it' }),
+  parts: Type.Integer(),
+  credits: Type.Integer(),
+});
+
+export const SendPreview = Type.Object({
+  ...PreviewRecipient.properties,
+  opted_out: Type.Boolean({ description: 'The recipient is on the opt-out list: /send would answer 400 recipient_opted_out' }),
+});
+
+export const BatchPreview = Type.Object({
+  recipients: Type.Array(PreviewRecipient),
+  total_credits: Type.Integer(),
+  invalid_numbers: Type.Array(Type.String()),
+  opted_out_count: Type.Integer(),
+  duplicates_removed: Type.Integer(),
+});

@@ -15,6 +15,7 @@ import { insertSingles, type SendOutcome, type SingleSend } from './single-send.
 import { createBatcher } from '../../platform/db/batcher.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { toMessageView, type MessageView } from './message-view.ts';
+import { textEncoding } from '../../carrier/carrier.ts';
 import { METADATA_LIMITS } from './messages.schemas.ts';
 import { listAccountMessages, type MessageListQuery } from './message-list.service.ts';
 
@@ -54,6 +55,26 @@ export interface BatchResult {
   credits_remaining: number;
 }
 
+export interface PreviewRecipient {
+  phone: string;
+  text: string;
+  encoding: 'gsm7' | 'ucs2';
+  parts: number;
+  credits: number;
+}
+
+export interface BatchPreview {
+  recipients: PreviewRecipient[];
+  total_credits: number;
+  invalid_numbers: string[];
+  opted_out_count: number;
+  duplicates_removed: number;
+}
+
+// Credits are parts (the interface document's rule); the encoding is what the carrier link will use.
+const previewOf = (phone: string, text: string, parts: number): PreviewRecipient =>
+  ({ phone, text, encoding: textEncoding(text), parts, credits: parts });
+
 /** Lets a caller (idempotency) write in the same transaction as the send, so both commit or neither does. */
 export type Within<T> = (tx: Tx, result: T) => Promise<void>;
 
@@ -67,6 +88,8 @@ export interface MessageServiceDeps {
 }
 
 const OPTOUT_FIELD = 'OptOutLink';
+
+const senderNotAllowed = () => new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
 
 /** A message's metadata: the batch's pairs with the recipient's over them; null when there are none. */
 function messageMetadata(shared: Record<string, string> | undefined, own?: Record<string, string>): Record<string, string> | null {
@@ -126,15 +149,20 @@ export function createMessageService(deps: MessageServiceDeps) {
     return { code, url: `${deps.optoutLinkBase}/${code}` };
   };
 
+  /** The body of a single send: {{OptOutLink}} filled in, then checked and counted. */
+  function singleBody(template: string) {
+    const link = linkFor(template);
+    const body = link ? renderMerge(template, undefined, { [OPTOUT_FIELD]: link.url }) : template;
+    return { body, parts: checkBody(body), link };
+  }
+
   async function send(actor: Actor, input: SendInput, within?: Within<SendResult>): Promise<SendResult> {
     assertCanSend(actor);
     const phone = normalisePhone(input.to);
     if (!phone.ok) throw new AppError('invalid_number', `"${input.to}" is not an Australian or New Zealand mobile number`);
     const requested = parseSender(input.sender ?? input.from);
-    if (requested === 'invalid') throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
-    const link = linkFor(input.message);
-    const body = link ? renderMerge(input.message, undefined, { [OPTOUT_FIELD]: link.url }) : input.message;
-    const parts = checkBody(body);
+    if (requested === 'invalid') throw senderNotAllowed();
+    const { body, parts, link } = singleBody(input.message);
     const request: SingleSend = {
       id: uuidv7(), ledgerId: uuidv7(), campaignId: uuidv7(), accountId: actor.accountId,
       senderParentId: actor.account.inheritParentSenders ? actor.account.parentId : null,
@@ -143,7 +171,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       sharedSender: deps.sharedSender[phone.country], today: sydneyDay(now()),
     };
     const toResult = (outcome: SendOutcome): SendResult => {
-      if (!outcome.senderOk) throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
+      if (!outcome.senderOk) throw senderNotAllowed();
       if (outcome.optedOut) throw new AppError('recipient_opted_out', `${phone.e164} has opted out of messages from this account`);
       if (outcome.dailyExceeded) throw dailyLimitError(now(), 'The account has reached its daily send limit');
       if (!outcome.ok || outcome.creditsAfter === null) throw insufficientCredits(parts, outcome.creditsBefore);
@@ -161,13 +189,21 @@ export function createMessageService(deps: MessageServiceDeps) {
     return result;
   }
 
-  async function sendBatch(actor: Actor, input: BatchInput, within?: Within<BatchResult>): Promise<BatchResult> {
-    assertCanSend(actor);
-    const requested = parseSender(input.sender ?? input.from);
-    if (requested === 'invalid') throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
+  /** The sender a request may use: its registered spelling, null for the default; 400 when not allowed. */
+  async function resolveSender(actor: Actor, given: string | undefined): Promise<string | null> {
+    const requested = parseSender(given);
+    if (requested === 'invalid') throw senderNotAllowed();
     const [allowed] = await rows<{ sender: string | null }>(deps.db, allowedSenderQuery(actor, requested));
-    if (requested !== null && !allowed?.sender) throw new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
+    if (requested !== null && !allowed?.sender) throw senderNotAllowed();
+    return allowed?.sender ?? null;
+  }
 
+  /**
+   * Everything a batch decides before writing: numbers normalised and de-duplicated, opted-out ones dropped, each
+   * body merged and counted. /send-batch writes the result; /send-batch/preview shows it.
+   */
+  async function prepareBatch(actor: Actor, input: BatchInput) {
+    const sender = await resolveSender(actor, input.sender ?? input.from);
     const invalid: string[] = [];
     const seen = new Map<string, { e164: string; country: 'AU' | 'NZ'; mergeData: Record<string, string> | undefined; metadata: Record<string, string> | null }>();
     let duplicates = 0;
@@ -188,10 +224,16 @@ export function createMessageService(deps: MessageServiceDeps) {
       const link = linkFor(input.message);
       const body = renderMerge(input.message, r.mergeData, link ? { [OPTOUT_FIELD]: link.url } : undefined);
       items.push({
-        id: uuidv7(), recipient: r.e164, country: r.country, sender: allowed?.sender ?? deps.sharedSender[r.country],
+        id: uuidv7(), recipient: r.e164, country: r.country, sender: sender ?? deps.sharedSender[r.country],
         body, parts: checkBody(body), optoutCode: link?.code ?? null, metadata: r.metadata,
       });
     }
+    return { items, invalid, optedOutCount: optedOut.size, duplicates };
+  }
+
+  async function sendBatch(actor: Actor, input: BatchInput, within?: Within<BatchResult>): Promise<BatchResult> {
+    assertCanSend(actor);
+    const { items, invalid, optedOutCount, duplicates } = await prepareBatch(actor, input);
     const totalCredits = items.reduce((sum, i) => sum + i.parts, 0);
     const partsPerMessage = items.reduce((max, i) => Math.max(max, i.parts), items.length ? 0 : countParts(input.message));
     const result = await deps.db.transaction(async (tx) => {
@@ -201,7 +243,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       if (outcome.creditsAfter === null) throw insufficientCredits(totalCredits, outcome.creditsBefore);
       const res: BatchResult = {
         campaign_id: batch.campaignId, recipients_queued: items.length, invalid_numbers: invalid,
-        opted_out_count: optedOut.size, duplicates_removed: duplicates, credits_used: totalCredits,
+        opted_out_count: optedOutCount, duplicates_removed: duplicates, credits_used: totalCredits,
         credits_remaining: outcome.creditsAfter,
       };
       if (within) await within(tx, res);
@@ -217,9 +259,29 @@ export function createMessageService(deps: MessageServiceDeps) {
     return toMessageView(row);
   }
 
+  /** POST /send/preview: what /send would send and charge, without writing anything. */
+  async function previewSend(actor: Actor, input: SendInput): Promise<PreviewRecipient & { opted_out: boolean }> {
+    const phone = normalisePhone(input.to);
+    if (!phone.ok) throw new AppError('invalid_number', `"${input.to}" is not an Australian or New Zealand mobile number`);
+    await resolveSender(actor, input.sender ?? input.from);
+    const { body, parts } = singleBody(input.message);
+    const optedOut = !actor.account.optoutExempt && (await findOptedOut(deps.db, actor.accountId, [phone.e164])).size > 0;
+    return { ...previewOf(phone.e164, body, parts), opted_out: optedOut };
+  }
+
+  /** POST /send-batch/preview: the batch as /send-batch would queue it, without writing or charging. */
+  async function previewBatch(actor: Actor, input: BatchInput): Promise<BatchPreview> {
+    const { items, invalid, optedOutCount, duplicates } = await prepareBatch(actor, input);
+    return {
+      recipients: items.map((i) => previewOf(i.recipient, i.body, i.parts)),
+      total_credits: items.reduce((sum, i) => sum + i.parts, 0),
+      invalid_numbers: invalid, opted_out_count: optedOutCount, duplicates_removed: duplicates,
+    };
+  }
+
   const list = (actor: Actor, query: MessageListQuery) => listAccountMessages(deps.db, actor, query);
 
-  return { send, sendBatch, get, list };
+  return { send, sendBatch, get, list, previewSend, previewBatch };
 }
 
 export type MessageService = ReturnType<typeof createMessageService>;
