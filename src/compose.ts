@@ -14,6 +14,8 @@ import type { Authenticate } from './platform/http/auth.ts';
 import { createQueueSignal } from './platform/jobs/signal.ts';
 import { loadOrCreateKey } from './platform/crypto/secret-box.ts';
 import { openCarrierLink, startSimulator, type SimulatorHandle } from './carrier/index.ts';
+import { UnstorableDeliveryError } from './carrier/carrier.ts';
+import { isDataException } from './platform/db/sql-state.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createCampaignService } from './modules/campaigns/campaigns.service.ts';
 import { createOptoutService } from './modules/optouts/optouts.service.ts';
@@ -92,6 +94,16 @@ function every(ms: number, task: () => Promise<unknown>, logger: Logger, what: s
   return async () => clearInterval(timer);
 }
 
+/** A delivery the database can never store (a NUL in its text…) is refused for good, not resent every second. */
+const refuseUnstorable = <T>(handle: (item: T) => Promise<void>) => async (item: T): Promise<void> => {
+  try {
+    await handle(item);
+  } catch (err) {
+    if (isDataException(err)) throw new UnstorableDeliveryError((err as Error).message, { cause: err });
+    throw err;
+  }
+};
+
 /**
  * The carrier role: the SMPP link (to SMPP_HOST, or to the built-in SMSC), the dispatcher feeding it, and the
  * receipt and inbound services behind it. The returned stop drains in order: the dispatcher finishes its
@@ -102,13 +114,13 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
   const link = openCarrierLink(config, simulatorPort, log);
   // The receipt and inbox services wake the webhook worker themselves after committing an event.
   await link.start({
-    onReceipt: (receipt) => services.receipts.onReceipt(receipt),
-    onInbound: async (sms) => {
+    onReceipt: refuseUnstorable((receipt) => services.receipts.onReceipt(receipt)),
+    onInbound: refuseUnstorable(async (sms) => {
       const row = await services.inbox.receive(sms);
       if (row && row.accountId === null) {
         log.warn({ id: row.id, from: row.from, to: row.to }, 'inbound message for a number no account holds; stored unrouted');
       }
-    },
+    }),
   });
   const dispatcher = createDispatcher({
     db: services.db, carrier: link, signal: services.signals.queued, receipts: services.receipts,

@@ -22,6 +22,8 @@ export interface Config {
     tls: boolean;
     window: number;
     tps: number;
+    /** Concatenation reference width (SMPP_CONCAT_REF_BITS): 8, or 16 for the IE 0x08 element. */
+    concatRefBits: 8 | 16;
   };
   sharedSender: { AU: string; NZ: string };
   optoutLinkBase: string;
@@ -107,6 +109,11 @@ export function loadConfig(env: Env = process.env): Config {
       tls: bool(env, 'SMPP_TLS', false),
       window: int(env, 'SMPP_WINDOW', 100, 1, 10_000),
       tps: int(env, 'SMPP_TPS', 5000, 1, 1_000_000),
+      concatRefBits: (() => {
+        const bits = int(env, 'SMPP_CONCAT_REF_BITS', 8, 8, 16);
+        if (bits !== 8 && bits !== 16) throw new ConfigError(`SMPP_CONCAT_REF_BITS must be 8 or 16, got ${bits}`);
+        return bits;
+      })(),
     },
     sharedSender: {
       AU: str(env, 'SHARED_SENDER_AU') ?? '+61480000000',

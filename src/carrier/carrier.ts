@@ -30,20 +30,46 @@ export interface Receipt {
   /** Normalised SMSC message id (see normaliseMessageId in smpp/receipt.ts). */
   smscMessageId: string;
   state: ReceiptState;
-  /** false for ENROUTE and ACCEPTD. */
+  /** false only for ENROUTE (ACCEPTD is final in SMPP 3.4, Appendix B). */
   final: boolean;
   errorCode: string | null;
   doneAt: Date | null;
+}
+
+/** How a part's octets are read: GSM 03.38 unpacked septets, UCS-2 big-endian, or Latin-1. */
+export type TextCoding = 'gsm' | 'ucs2' | 'latin1';
+
+export interface InboundPart {
+  ref: number;
+  total: number;
+  seq: number;
+  /**
+   * The part's text octets (UDH removed) and how to read them. Parts are joined as octets, then decoded
+   * (joinInboundParts): a UCS-2 surrogate pair or a GSM escape (0x1B) may straddle two parts.
+   */
+  octets: Buffer;
+  coding: TextCoding;
 }
 
 export interface InboundSms {
   /** E.164 with + when numeric. */
   from: string;
   to: string;
+  /** The text; for a part, this part decoded on its own (only right once joined with its siblings' octets). */
   text: string;
   /** Present when this is one segment of a concatenated message (UDH or sar_* TLVs). */
-  part?: { ref: number; total: number; seq: number };
+  part?: InboundPart;
   receivedAt: Date;
+}
+
+/**
+ * Thrown by a handler for something that can never be stored however often it is delivered (text with a NUL,
+ * a value out of range): the carrier answers with a permanent error so the SMSC stops resending it. Any other
+ * failure is temporary and the SMSC delivers again later.
+ */
+export class UnstorableDeliveryError extends Error {
+  override name = 'UnstorableDeliveryError';
+  readonly permanent = true;
 }
 
 /**

@@ -59,12 +59,20 @@ describe('receipts', () => {
     expect(await events(a.accountId)).toHaveLength(1);
   });
 
-  it('ENROUTE and ACCEPTD change nothing', async () => {
+  it('ENROUTE changes nothing', async () => {
     const { a, id, ids } = await sentMessage();
     await t.services.receipts.onReceipt(receipt(ids[0]!, { state: 'enroute', final: false }));
-    await t.services.receipts.onReceipt(receipt(ids[0]!, { state: 'accepted', final: false }));
     expect(await view(a.apiKey, id)).toMatchObject({ message: { status: 'sent' }, delivery_receipt: null });
     expect(await events(a.accountId)).toHaveLength(0);
+  });
+
+  it('ACCEPTD is final: unknown, error_code ACCEPTD, with its message.dlr', async () => {
+    const { a, id, ids } = await sentMessage();
+    await t.services.receipts.onReceipt(receipt(ids[0]!, { state: 'accepted', final: true }));
+    expect(await view(a.apiKey, id)).toMatchObject({
+      message: { status: 'failed' }, delivery_receipt: { status: 'unknown', error_code: 'ACCEPTD' },
+    });
+    expect(await events(a.accountId)).toHaveLength(1);
   });
 
   it('a concatenated message is delivered only when every segment is', async () => {

@@ -86,13 +86,15 @@ describe('inbound routing', () => {
   });
 });
 
+const latin1 = (text: string) => ({ octets: Buffer.from(text, 'latin1'), coding: 'latin1' as const });
+
 describe('multi-part inbound', () => {
   it('stores parts until the set is complete, in any order, ignoring a repeated part', async () => {
     const a = await createAccount(t.app);
     const number = mobile();
     await admin(t.app, 'POST', '/admin/numbers', { number, country: 'AU', account_id: a.accountId });
     const person = mobile();
-    const part = (seq: number, text: string) => mo({ from: person, to: number, text, part: { ref: 77, total: 3, seq } });
+    const part = (seq: number, text: string) => mo({ from: person, to: number, text, part: { ref: 77, total: 3, seq, ...latin1(text) } });
     expect(await t.services.inbox.receive(part(3, 'three'))).toBeNull();
     expect(await t.services.inbox.receive(part(1, 'one '))).toBeNull();
     expect(await t.services.inbox.receive(part(1, 'one '))).toBeNull();
@@ -108,7 +110,7 @@ describe('multi-part inbound', () => {
     const number = mobile();
     await admin(t.app, 'POST', '/admin/numbers', { number, country: 'AU', account_id: a.accountId });
     const person = mobile();
-    const part = (ref: number, seq: number, text: string) => mo({ from: person, to: number, text, part: { ref, total: 2, seq } });
+    const part = (ref: number, seq: number, text: string) => mo({ from: person, to: number, text, part: { ref, total: 2, seq, ...latin1(text) } });
     await t.services.inbox.receive(part(1, 1, 'A1'));
     await t.services.inbox.receive(part(2, 1, 'B1'));
     expect((await t.services.inbox.receive(part(2, 2, 'B2')))?.body).toBe('B1B2');

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSmppCarrier, type SmppCarrierOptions } from '../../src/carrier/smpp/smpp-carrier.ts';
 import { normaliseMessageId } from '../../src/carrier/smpp/receipt.ts';
 import type { Carrier, SubmitResult } from '../../src/carrier/carrier.ts';
-import { deliver, startNpmSmsc, type NpmSmsc, type Received } from './npm-smsc.ts';
+import { answerTo, deliver, startNpmSmsc, undecodableDeliverSm, type NpmSmsc, type Received } from './npm-smsc.ts';
+import { UnstorableDeliveryError } from '../../src/carrier/carrier.ts';
+import { joinInboundParts } from '../../src/carrier/text.ts';
 import { createRecorder, until, type Recorder } from './support.ts';
 
 let cleanup: Array<() => Promise<void>> = [];
@@ -133,11 +135,13 @@ describe('carrier against the npm smpp SMSC', () => {
     await deliver(session, { ...base, esm_class: 0x40, short_message: { udh: Buffer.from([5, 0, 3, 77, 2, 2]), message: 'second half' } });
     await deliver(session, { ...base, data_coding: 8, short_message: 'ж one', sar_msg_ref_num: 500, sar_total_segments: 2, sar_segment_seqnum: 1 });
     await deliver(session, { ...base, data_coding: 8, short_message: 'ж two', sar_msg_ref_num: 500, sar_total_segments: 2, sar_segment_seqnum: 2 });
+    // `smpp` sends plain strings as IA5 (data_coding 1), which reads as Latin-1.
+    const ucs2 = (s: string) => Buffer.from(s, 'utf16le').swap16();
     expect(rec.inbound.map(({ from, text, part }) => ({ from, text, part }))).toEqual([
-      { from: '+61499000002', text: 'first half ', part: { ref: 77, total: 2, seq: 1 } },
-      { from: '+61499000002', text: 'second half', part: { ref: 77, total: 2, seq: 2 } },
-      { from: '+61499000002', text: 'ж one', part: { ref: 500, total: 2, seq: 1 } },
-      { from: '+61499000002', text: 'ж two', part: { ref: 500, total: 2, seq: 2 } },
+      { from: '+61499000002', text: 'first half ', part: { ref: 77, total: 2, seq: 1, coding: 'latin1', octets: Buffer.from('first half ') } },
+      { from: '+61499000002', text: 'second half', part: { ref: 77, total: 2, seq: 2, coding: 'latin1', octets: Buffer.from('second half') } },
+      { from: '+61499000002', text: 'ж one', part: { ref: 500, total: 2, seq: 1, coding: 'ucs2', octets: ucs2('ж one') } },
+      { from: '+61499000002', text: 'ж two', part: { ref: 500, total: 2, seq: 2, coding: 'ucs2', octets: ucs2('ж two') } },
     ]);
   });
 
@@ -214,5 +218,82 @@ describe('carrier against the npm smpp SMSC', () => {
     await smsc.stop();
     await until(() => !carrier.health().bound, 20_000, 'unbound');
     expect(await carrier.submit(request('x'))).toMatchObject({ ok: false, permanent: false, errorCode: 'not_bound' });
+  });
+
+  it('gives two long messages to one number different concatenation references', async () => {
+    const { smsc, carrier } = await setup();
+    const long = (id: string) => ({ ...request('x'.repeat(200)), id });
+    expectOk(await carrier.submit(long('first')));
+    expectOk(await carrier.submit(long('second')));
+    const refs = smsc.submits.map((s) => udhOf(s)[0]?.[2]);
+    expect(refs).toHaveLength(4);
+    expect(refs[0]).toBe(refs[1]);
+    expect(refs[2]).toBe(refs[3]);
+    expect(refs[2]).toBe(((refs[0] as number) + 1) % 256);
+  });
+
+  it('uses the 16-bit reference element (IEI 0x08) when configured', async () => {
+    const { smsc, carrier } = await setup({ concatRefBits: 16 });
+    const result = await carrier.submit(request('y'.repeat(305)));
+    expectOk(result);
+    expect(smsc.submits).toHaveLength(3);
+    const parts = [...smsc.submits].sort((a, b) => (udhOf(a)[0]?.[5] ?? 0) - (udhOf(b)[0]?.[5] ?? 0));
+    const ref = udhOf(parts[0] as Received)[0]?.subarray(2, 4).toString('hex');
+    parts.forEach((p, i) => expect(udhOf(p)[0]?.toString('hex')).toBe(`0804${ref}030${i + 1}`));
+    expect(parts.map((p) => messageOf(p).length)).toEqual([152, 152, 1]);
+  });
+
+  it('reports ACCEPTD as a final receipt', async () => {
+    const { smsc, carrier, rec } = await setup();
+    const result = await carrier.submit(request('accepted'));
+    expectOk(result);
+    const status = await deliver(smsc.sessions[0] as Received['session'], {
+      source_addr: '61412345678', destination_addr: 'Tasman', esm_class: 4,
+      short_message: `id:${result.smscMessageId} sub:001 dlvrd:000 submit date:2401021304 done date:2401021305 stat:ACCEPTD err:000 text:`,
+    });
+    expect(status).toBe(0);
+    expect(await rec.receipt((r) => r.smscMessageId === result.smscMessageId)).toMatchObject({ state: 'accepted', final: true });
+  });
+
+  it('hands over MO parts as octets, so a split UCS-2 surrogate pair and a split GSM escape join whole', async () => {
+    const { smsc, rec } = await setup();
+    const session = smsc.sessions[0] as Received['session'];
+    const base = { source_addr_ton: 1, source_addr_npi: 1, source_addr: '61499000003', dest_addr_ton: 1, destination_addr: '61400000001', esm_class: 0x40 };
+    const ucs2 = Buffer.from('Hi 👋!', 'utf16le').swap16();
+    // Part 1 ends after the high surrogate's first octet: neither the surrogate pair nor one code unit is whole.
+    const cut = 7;
+    await deliver(session, { ...base, data_coding: 8, short_message: Buffer.concat([Buffer.from([5, 0, 3, 9, 2, 1]), ucs2.subarray(0, cut)]) });
+    await deliver(session, { ...base, data_coding: 8, short_message: Buffer.concat([Buffer.from([5, 0, 3, 9, 2, 2]), ucs2.subarray(cut)]) });
+    // GSM: part 1 ends with the escape 0x1B, part 2 starts with 0x65 (together: €).
+    await deliver(session, { ...base, data_coding: 0, short_message: Buffer.from([5, 0, 3, 10, 2, 1, 0x35, 0x1b]) });
+    await deliver(session, { ...base, data_coding: 0, short_message: Buffer.from([5, 0, 3, 10, 2, 2, 0x65, 0x21]) });
+    await until(() => rec.inbound.length === 4, 20_000, 'four parts');
+    const whole = (ref: number) => joinInboundParts(rec.inbound.filter((m) => m.part?.ref === ref)
+      .sort((a, b) => (a.part?.seq ?? 0) - (b.part?.seq ?? 0)).map((m) => ({ text: m.text, octets: m.part!.octets, coding: m.part!.coding })));
+    expect(whole(9)).toBe('Hi 👋!');
+    expect(whole(10)).toBe('5€!');
+    expect(rec.inbound.find((m) => m.part?.ref === 10)?.part?.coding).toBe('gsm');
+  });
+
+  it('answers an undecodable deliver_sm with an error and keeps the session', async () => {
+    const { smsc, rec } = await setup();
+    const session = smsc.sessions[0] as Received['session'];
+    session.socket.write(undecodableDeliverSm(0x7000));
+    await until(() => answerTo(smsc, 0x7000) !== undefined, 20_000, 'the answer to the bad PDU');
+    expect(answerTo(smsc, 0x7000)).toEqual({ commandId: 0x80000005, status: 0x65 });
+    const mo = { source_addr_ton: 1, source_addr: '61499000004', dest_addr_ton: 1, destination_addr: '61400000001', short_message: 'still here' };
+    expect(await deliver(session, mo)).toBe(0);
+    expect(rec.inbound.map((m) => m.text)).toEqual(['still here']);
+    expect(smsc.binds).toHaveLength(1);
+  });
+
+  it('refuses a delivery the handler can never store with a permanent error (not ESME_RX_T_APPN)', async () => {
+    const { smsc } = await setup();
+    const rec2 = createRecorder();
+    const carrier = createSmppCarrier({ host: '127.0.0.1', port: smsc.port, systemId: 't2', password: 'p', window: 5, tps: 0 });
+    cleanup.push(() => carrier.stop());
+    await carrier.start({ ...rec2, onInbound: async () => { throw new UnstorableDeliveryError('text with a NUL'); } });
+    const session = smsc.sessions[1] as Received['session'];
+    expect(await deliver(session, { source_addr_ton: 1, source_addr: '61499000005', destination_addr: '61400000001', short_message: 'a\u0000b' })).toBe(0x65);
   });
 });

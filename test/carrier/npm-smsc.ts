@@ -18,6 +18,8 @@ export interface NpmSmsc {
   binds: PDU[];
   submits: Received[];
   sessions: Session[];
+  /** Every PDU the ESME sent, raw, in order (to read answers to PDUs written raw by a test). */
+  frames: Buffer[];
   /** Called for each submit_sm; default: answer OK with id "ID<n>". */
   onSubmit: SubmitBehaviour;
   answerEnquireLink: boolean;
@@ -27,7 +29,7 @@ export interface NpmSmsc {
 export async function startNpmSmsc(): Promise<NpmSmsc> {
   let counter = 0;
   const smsc: NpmSmsc = {
-    port: 0, binds: [], submits: [], sessions: [], answerEnquireLink: true,
+    port: 0, binds: [], submits: [], sessions: [], frames: [], answerEnquireLink: true,
     onSubmit: (_s, respond) => respond(0, `ID${++counter}`),
     stop: async () => {
       for (const s of smsc.sessions) s.destroy();
@@ -41,6 +43,7 @@ export async function startNpmSmsc(): Promise<NpmSmsc> {
     const splitter = createFrameSplitter();
     session.socket.on('data', (chunk: Buffer) => {
       for (const frame of splitter.push(chunk)) {
+        smsc.frames.push(frame);
         if (frame.readUInt32BE(4) === 4) raw.set(frame.readUInt32BE(12), frame);
       }
     });
@@ -66,4 +69,24 @@ export async function startNpmSmsc(): Promise<NpmSmsc> {
 /** Sends a deliver_sm from the SMSC and resolves with the ESME's deliver_sm_resp status. */
 export function deliver(session: Session, options: Record<string, unknown>): Promise<number> {
   return new Promise((resolve) => session.deliver_sm(options, (resp) => resolve(resp.command_status)));
+}
+
+/**
+ * A deliver_sm whose framing is sound but whose body is not: service_type runs to the end without its NUL.
+ * `smpp` cannot send that, so it goes straight onto the socket.
+ */
+export function undecodableDeliverSm(sequence: number): Buffer {
+  const body = Buffer.from('CMT', 'latin1');
+  const head = Buffer.alloc(16);
+  head.writeUInt32BE(16 + body.length, 0);
+  head.writeUInt32BE(0x00000005, 4);
+  head.writeUInt32BE(0, 8);
+  head.writeUInt32BE(sequence, 12);
+  return Buffer.concat([head, body]);
+}
+
+/** The status of the ESME's answer (deliver_sm_resp or generic_nack) to the PDU with this sequence number. */
+export function answerTo(smsc: NpmSmsc, sequence: number): { commandId: number; status: number } | undefined {
+  const frame = smsc.frames.find((f) => f.readUInt32BE(12) === sequence && (f.readUInt32BE(4) & 0x80000000) !== 0);
+  return frame ? { commandId: frame.readUInt32BE(4), status: frame.readUInt32BE(8) } : undefined;
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createSmppCarrier } from '../../src/carrier/smpp/smpp-carrier.ts';
 import { normaliseMessageId } from '../../src/carrier/smpp/receipt.ts';
 import type { Carrier } from '../../src/carrier/carrier.ts';
+import { joinInboundParts } from '../../src/carrier/text.ts';
 import { createRecorder, until } from './support.ts';
 
 const hasNetSmpp = spawnSync('perl', ['-MNet::SMPP', '-e1']).status === 0;
@@ -86,6 +87,42 @@ describe.skipIf(!hasNetSmpp)('carrier against the Net::SMPP (Perl) SMSC', () => 
     const first = await rec.inboundWhere((m) => m.part?.seq === 1);
     expect([first.text, second.text]).toEqual(['Perl says hello ', 'in two parts']);
     expect(first).toMatchObject({ from: '+61412345555', to: '+61400000001', part: { ref: 0x42, total: 2 } });
+  });
+
+  it('reports ACCEPTD as a final receipt', async () => {
+    const result = await carrier.submit({ id: 'p5', from: 'Tasman', to: '+61412345554', text: 'read by customer care', receipt: true });
+    if (!result.ok) throw new Error(result.message);
+    expect(await rec.receipt((r) => r.smscMessageId === result.smscMessageId)).toMatchObject({ state: 'accepted', final: true });
+  });
+
+  it('hands over split UCS-2 and GSM-escape MO parts as octets that join whole', async () => {
+    for (const to of ['+61412345553', '+61412345552']) {
+      expect((await carrier.submit({ id: `p-${to}`, from: '+61400000001', to, text: 'ping', receipt: false })).ok).toBe(true);
+    }
+    const whole = async (ref: number) => {
+      const parts = await Promise.all([1, 2].map((seq) => rec.inboundWhere((m) => m.part?.ref === ref && m.part.seq === seq)));
+      return joinInboundParts(parts.map((m) => ({ text: m.text, octets: m.part!.octets, coding: m.part!.coding })));
+    };
+    expect(await whole(0x43)).toBe('Hi 👋!');
+    expect(await whole(0x44)).toBe('5€!');
+  });
+
+  it('answers an undecodable deliver_sm with deliver_sm_resp ESME_RX_P_APPN and keeps the session', async () => {
+    const connectedBefore = lines.filter((l) => l === 'CONNECTED').length;
+    expect((await carrier.submit({ id: 'p6', from: '+61400000001', to: '+61412345551', text: 'ping', receipt: false })).ok).toBe(true);
+    const [resp] = await line('RESP cmd=80000005 status=101 seq=28672');
+    expect(resp).toBeDefined();
+    expect((await rec.inboundWhere((m) => m.text === 'after the bad one')).from).toBe('+61412345551');
+    expect(lines.filter((l) => l === 'CONNECTED').length).toBe(connectedBefore);
+    expect(lines).not.toContain('DISCONNECTED');
+    expect((await carrier.submit({ id: 'p7', from: 'Tasman', to: '+61412345678', text: 'still bound', receipt: false })).ok).toBe(true);
+  });
+
+  it('sees reused message ids after the SMSC restarts its counter', async () => {
+    const first = await carrier.submit({ id: 'p8', from: 'Tasman', to: '+61412345550', text: 'one', receipt: false });
+    const second = await carrier.submit({ id: 'p9', from: 'Tasman', to: '+61412345550', text: 'two', receipt: false });
+    if (!first.ok || !second.ok) throw new Error('submit failed');
+    expect(second.smscMessageId).toBe(first.smscMessageId);
   });
 
   it('unbinds on stop', async () => {

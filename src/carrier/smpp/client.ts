@@ -6,6 +6,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { LinkError } from './errors.ts';
+import { UnstorableDeliveryError } from '../carrier.ts';
 import { createSession, type Session } from './session.ts';
 import { responseTo } from './codec.ts';
 import { isThrottleStatus, Status, statusName, type Pdu, type ShortMessageFields, type ShortMessagePdu, type OptionalParams } from './pdu-types.ts';
@@ -118,6 +119,11 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
       await options.onDeliver(pdu);
       return responseTo(pdu, Status.ESME_ROK);
     } catch (err) {
+      if (err instanceof UnstorableDeliveryError) {
+        // Resending would fail the same way every time: a permanent error makes the SMSC give up on it.
+        log.error({ err, sequence: pdu.sequence }, 'smpp deliver_sm can never be stored; refused permanently');
+        return responseTo(pdu, Status.ESME_RX_P_APPN);
+      }
       // A temporary application error makes the SMSC deliver it again later: nothing is dropped.
       log.warn({ err, sequence: pdu.sequence }, 'smpp deliver_sm handler failed; asking the SMSC to resend');
       return responseTo(pdu, Status.ESME_RX_T_APPN);

@@ -2,6 +2,7 @@
 // (extension characters take two: 0x1B then the code), sent UNPACKED, one septet per octet, which is what
 // data_coding 0 means to nearly every SMSC (the SMSC packs for the air interface); otherwise UCS-2 big-endian,
 // data_coding 8, where characters outside the BMP become surrogate pairs (two code units).
+import type { TextCoding } from '../carrier.ts';
 import { DataCoding } from './pdu-types.ts';
 
 const GSM_BASIC =
@@ -88,17 +89,27 @@ export function decodeUcs2(octets: Buffer): string {
 export type InboundDefaultAlphabet = 'gsm' | 'latin1';
 
 /**
- * Decodes short_message octets (UDH already removed) by data_coding. data_coding 0 is "SMSC default": GSM
+ * How short_message octets (UDH already removed) are read, by data_coding. data_coding 0 is "SMSC default": GSM
  * unpacked on most SMSCs, but octets above 0x7F cannot be septets, so such a message is read as Latin-1; an SMSC
  * known to send ASCII/Latin-1 under 0 can be configured with `defaultAlphabet: 'latin1'`.
  */
-export function decodeText(dataCoding: number, octets: Buffer, defaultAlphabet: InboundDefaultAlphabet = 'gsm'): string {
-  const gsmOrLatin1 = (): string =>
-    defaultAlphabet === 'gsm' && octets.every((o) => o < 0x80) ? decodeGsm(octets) : octets.toString('latin1');
+export function textCodingOf(dataCoding: number, octets: Buffer, defaultAlphabet: InboundDefaultAlphabet = 'gsm'): TextCoding {
+  const gsmOrLatin1 = (): TextCoding => (defaultAlphabet === 'gsm' && octets.every((o) => o < 0x80) ? 'gsm' : 'latin1');
   if (dataCoding === DataCoding.DEFAULT) return gsmOrLatin1();
-  if (dataCoding === DataCoding.UCS2) return decodeUcs2(octets);
+  if (dataCoding === DataCoding.UCS2) return 'ucs2';
   // 0xF0-0xFF: message class coding, bit 2 picks 8-bit data over the default alphabet.
-  if ((dataCoding & 0xf0) === 0xf0) return dataCoding & 0x04 ? octets.toString('latin1') : gsmOrLatin1();
+  if ((dataCoding & 0xf0) === 0xf0) return dataCoding & 0x04 ? 'latin1' : gsmOrLatin1();
   // 1 (IA5), 3 (Latin-1) and the 8-bit binary codings read best as Latin-1.
+  return 'latin1';
+}
+
+/** Octets to text in a coding. Parts of a concatenated message are joined as octets first, then decoded. */
+export function decodeAs(coding: TextCoding, octets: Buffer): string {
+  if (coding === 'gsm') return decodeGsm(octets);
+  if (coding === 'ucs2') return decodeUcs2(octets);
   return octets.toString('latin1');
+}
+
+export function decodeText(dataCoding: number, octets: Buffer, defaultAlphabet: InboundDefaultAlphabet = 'gsm'): string {
+  return decodeAs(textCodingOf(dataCoding, octets, defaultAlphabet), octets);
 }

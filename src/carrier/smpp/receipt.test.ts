@@ -45,7 +45,7 @@ describe('parseReceipt', () => {
   it.each([
     ['DELIVRD', 'delivered', true], ['UNDELIV', 'undelivered', true], ['EXPIRED', 'expired', true],
     ['REJECTD', 'rejected', true], ['DELETED', 'deleted', true], ['UNKNOWN', 'unknown', true],
-    ['ENROUTE', 'enroute', false], ['ACCEPTD', 'accepted', false], ['delivrd', 'delivered', true],
+    ['ENROUTE', 'enroute', false], ['ACCEPTD', 'accepted', true], ['delivrd', 'delivered', true],
     ['BOGUS', 'unknown', true],
   ])('maps stat:%s to %s', (stat, state, final) => {
     expect(parseReceipt(receipt(`id:1 stat:${stat} err:000`))).toMatchObject({ state, final, errorCode: '000' });

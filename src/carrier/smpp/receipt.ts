@@ -31,7 +31,8 @@ export function normaliseMessageId(id: string, base: IdBase = 'auto'): string {
 export const isReceiptEsmClass = (esmClass: number): boolean =>
   (esmClass & EsmClass.RECEIPT_MASK) === EsmClass.SMSC_RECEIPT;
 
-const FINAL_STATES = new Set<ReceiptState>(['delivered', 'undelivered', 'expired', 'rejected', 'deleted', 'unknown']);
+// ACCEPTD (message_state 6) is final in SMPP 3.4 Appendix B: the message was read on the subscriber's behalf.
+const FINAL_STATES = new Set<ReceiptState>(['delivered', 'undelivered', 'expired', 'rejected', 'deleted', 'unknown', 'accepted']);
 
 const STATE_BY_MESSAGE_STATE: Record<number, ReceiptState> = {
   [MessageState.ENROUTE]: 'enroute',

@@ -95,7 +95,7 @@ describe('segmentation', () => {
     expect(parseUdh(udh16)).toEqual({ length: 11, concat: { ref: 0x1234, total: 3, seq: 2 } });
     const sar = decodeShortMessage({ dataCoding: 0, esmClass: 0, shortMessage: Buffer.from('hi'),
       tlvs: { sarMsgRefNum: 300, sarTotalSegments: 2, sarSegmentSeqnum: 2 } });
-    expect(sar).toEqual({ text: 'hi', part: { ref: 300, total: 2, seq: 2 } });
+    expect(sar).toEqual({ text: 'hi', part: { ref: 300, total: 2, seq: 2, octets: Buffer.from('hi'), coding: 'gsm' } });
     const payload = decodeShortMessage({ dataCoding: 8, esmClass: 0, shortMessage: Buffer.alloc(0),
       tlvs: { messagePayload: encodeUcs2('long one') } });
     expect(payload).toEqual({ text: 'long one' });

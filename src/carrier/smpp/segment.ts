@@ -3,7 +3,8 @@
 // the UDH and holds 153 septets or 67 code units. Segments end on character boundaries, so an escape pair
 // (0x1B + code) or a surrogate pair is never split across two segments.
 import { DataCoding, EsmClass, type OptionalParams } from './pdu-types.ts';
-import { decodeText, encodeUcs2, gsmSeptets, type InboundDefaultAlphabet } from './encoding.ts';
+import type { TextCoding } from '../carrier.ts';
+import { decodeAs, encodeUcs2, gsmSeptets, textCodingOf, type InboundDefaultAlphabet } from './encoding.ts';
 
 export const LIMITS = {
   gsm: { single: 160, segment: 153 },
@@ -34,27 +35,34 @@ function units(text: string): { dataCoding: number; units: Buffer[]; size: (n: n
   return { dataCoding: DataCoding.DEFAULT, units: gsm, size: (octets) => octets };
 }
 
-export function concatUdh(ref: number, total: number, seq: number): Buffer {
+/** Width of the concatenation reference: IE 0x00 (8-bit) or IE 0x08 (16-bit, one octet more of UDH). */
+export type ConcatRefBits = 8 | 16;
+
+export function concatUdh(ref: number, total: number, seq: number, bits: ConcatRefBits = 8): Buffer {
+  // UDHL 6, IE 0x08 (16-bit reference concatenation), IEL 4, ref (big-endian), total, seq.
+  if (bits === 16) return Buffer.from([0x06, 0x08, 0x04, (ref >> 8) & 0xff, ref & 0xff, total, seq]);
   // UDHL 5, IE 0x00 (8-bit reference concatenation), IEL 3, ref, total, seq.
   return Buffer.from([0x05, 0x00, 0x03, ref & 0xff, total, seq]);
 }
 
 /**
- * Encodes text for submit_sm. `ref` is the concatenation reference (0-255); derive it from the message id so a
- * retried message reuses it and handsets can still join parts from the two attempts.
+ * Encodes text for submit_sm. `ref` is the concatenation reference (0-255, or 0-65535 with 16 bits); it must not
+ * repeat for one recipient while a message is in flight (see concat-ref.ts). The 16-bit header takes one octet
+ * more, so a segment holds one unit fewer (152 septets, 66 UCS-2 code units).
  */
-export function segmentText(text: string, ref: number): EncodedMessage {
+export function segmentText(text: string, ref: number, bits: ConcatRefBits = 8): EncodedMessage {
   const { dataCoding, units: parts, size } = units(text);
   const limits = dataCoding === DataCoding.UCS2 ? LIMITS.ucs2 : LIMITS.gsm;
   const total = parts.reduce((n, u) => n + size(u.length), 0);
   if (total <= limits.single) return { dataCoding, esmClass: 0, segments: [Buffer.concat(parts)] };
+  const perSegment = limits.segment - (bits === 16 ? 1 : 0);
 
   const bodies: Buffer[][] = [];
   let current: Buffer[] = [];
   let used = 0;
   for (const unit of parts) {
     const n = size(unit.length);
-    if (used + n > limits.segment) {
+    if (used + n > perSegment) {
       bodies.push(current);
       current = [];
       used = 0;
@@ -64,7 +72,7 @@ export function segmentText(text: string, ref: number): EncodedMessage {
   }
   bodies.push(current);
   if (bodies.length > MAX_SEGMENTS) throw new RangeError(`message needs ${bodies.length} segments`);
-  const segments = bodies.map((b, i) => Buffer.concat([concatUdh(ref, bodies.length, i + 1), ...b]));
+  const segments = bodies.map((b, i) => Buffer.concat([concatUdh(ref, bodies.length, i + 1, bits), ...b]));
   return { dataCoding, esmClass: EsmClass.UDHI, segments };
 }
 
@@ -96,7 +104,7 @@ export function parseUdh(octets: Buffer): { length: number; concat?: ConcatInfo 
 
 export interface DecodedShortMessage {
   text: string;
-  part?: ConcatInfo;
+  part?: ConcatInfo & { octets: Buffer; coding: TextCoding };
 }
 
 /**
@@ -118,7 +126,8 @@ export function decodeShortMessage(
   }
   const { sarMsgRefNum: ref, sarTotalSegments: total, sarSegmentSeqnum: seq } = pdu.tlvs;
   if (!part && ref !== undefined && total !== undefined && seq !== undefined) part = { ref, total, seq };
-  const text = decodeText(pdu.dataCoding, octets, defaultAlphabet);
+  const coding = textCodingOf(pdu.dataCoding, octets, defaultAlphabet);
+  const text = decodeAs(coding, octets);
   // A "concatenated" message of one part is just a message.
-  return part && part.total > 1 ? { text, part } : { text };
+  return part && part.total > 1 ? { text, part: { ...part, octets: Buffer.from(octets), coding } } : { text };
 }

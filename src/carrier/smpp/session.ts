@@ -4,12 +4,15 @@
 //    starve the keepalive); each has its own response timeout, after which a late response is ignored;
 //  - a request is answered only when `onRequest` settles, so a deliver_sm is acknowledged after its handler
 //    committed; incoming enquire_link and unbind are answered here, unknown commands get generic_nack;
-//  - anything that breaks the stream (bad framing, an undecodable PDU, a socket error, an unanswered
-//    enquire_link) closes the session, and every request still waiting rejects with a LinkError.
+//  - anything that breaks the stream (bad framing, a socket error, an unanswered enquire_link) closes the
+//    session, and every request still waiting rejects with a LinkError;
+//  - a PDU whose framing is sound but whose body does not decode costs that PDU only: a request is answered with
+//    an error (deliver_sm_resp ESME_RX_P_APPN, so the SMSC does not resend it; generic_nack for others), a
+//    response fails the request it answers, and the session carries on.
 import type { Socket } from 'node:net';
 import { createFrameSplitter, decodePdu, encodePdu, responseTo } from './codec.ts';
 import { LinkError, MalformedPduError } from './errors.ts';
-import { isResponseId, Status, type Pdu } from './pdu-types.ts';
+import { CommandId, isResponseId, Status, type Pdu } from './pdu-types.ts';
 import { silentLogger, type Logger } from './logger.ts';
 
 export interface SessionOptions {
@@ -174,6 +177,30 @@ export function createSession(options: SessionOptions): Session {
     );
   }
 
+  /**
+   * The frame splitter already checked command_length, so the stream is still in step: only this PDU is lost.
+   * One bad deliver_sm used to close the session, and the SMSC resent it on every reconnect (a loop).
+   */
+  function onUndecodable(frame: Buffer, err: MalformedPduError): void {
+    const commandId = frame.readUInt32BE(4);
+    const sequence = frame.readUInt32BE(12);
+    log.warn({ err, commandId, sequence, hex: frame.subarray(0, 64).toString('hex') }, 'smpp PDU undecodable; answered with an error, session kept');
+    if (isResponseId(commandId)) {
+      const p = pending.get(sequence);
+      if (!p) return;
+      pending.delete(sequence);
+      clearTimeout(p.timer);
+      releaseSlot(p);
+      p.reject(err);
+      return;
+    }
+    if (commandId === CommandId.deliver_sm) {
+      write({ command: 'deliver_sm_resp', sequence, status: Status.ESME_RX_P_APPN, messageId: '', tlvs: {} });
+      return;
+    }
+    write({ command: 'generic_nack', sequence, status: Status.ESME_RINVCMDLEN, tlvs: {} });
+  }
+
   socket.on('data', (chunk: Buffer) => {
     if (closeReason) return;
     let frames: Buffer[];
@@ -190,11 +217,8 @@ export function createSession(options: SessionOptions): Session {
       try {
         pdu = decodePdu(frame);
       } catch (err) {
-        log.warn({ err, hex: frame.subarray(0, 64).toString('hex') }, 'smpp PDU undecodable, closing');
-        const sequence = frame.readUInt32BE(12);
-        close(err instanceof MalformedPduError ? err : new MalformedPduError(String(err)),
-          { command: 'generic_nack', sequence, status: Status.ESME_RINVCMDLEN, tlvs: {} });
-        return;
+        onUndecodable(frame, err instanceof MalformedPduError ? err : new MalformedPduError(String(err)));
+        continue;
       }
       onIncoming(pdu);
     }

@@ -4,7 +4,8 @@ import type { Carrier, CarrierHandlers, InboundSms, SubmitRequest, SubmitResult 
 import { createSmppClient, type SmppClientOptions } from './client.ts';
 import { LinkError } from './errors.ts';
 import { isPermanentStatus, Npi, shortMessageDefaults, Status, statusName, Ton, type ShortMessagePdu } from './pdu-types.ts';
-import { decodeShortMessage, segmentText, type EncodedMessage } from './segment.ts';
+import { decodeShortMessage, segmentText, type ConcatRefBits, type EncodedMessage } from './segment.ts';
+import { createConcatRefs } from './concat-ref.ts';
 import { isReceiptEsmClass, normaliseMessageId, parseReceipt, type IdBase } from './receipt.ts';
 import type { InboundDefaultAlphabet } from './encoding.ts';
 import { silentLogger } from './logger.ts';
@@ -18,13 +19,8 @@ export interface SmppCarrierOptions extends Omit<SmppClientOptions, 'onDeliver'>
   messageIds?: { submit?: IdBase; receipt?: IdBase };
   /** What data_coding 0 means in inbound messages from this SMSC. */
   inboundDefaultAlphabet?: InboundDefaultAlphabet;
-}
-
-/** Concatenation reference from the Tasman id, so a retry of the same message reuses it. */
-export function concatRef(id: string): number {
-  let h = 0;
-  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) >>> 0;
-  return h & 0xff;
+  /** Concatenation reference width: 8 (IE 0x00, default) or 16 (IE 0x08). */
+  concatRefBits?: ConcatRefBits;
 }
 
 /** Source address: alphanumeric -> TON 5/NPI 0; +E.164 -> TON 1/NPI 1 without '+'; other digits (short codes) -> TON 0/NPI 1. */
@@ -47,6 +43,8 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
   const submitBase = options.messageIds?.submit ?? 'auto';
   const receiptBase = options.messageIds?.receipt ?? 'auto';
   let handlers: CarrierHandlers | undefined;
+  const concatBits = options.concatRefBits ?? 8;
+  const concatRefs = createConcatRefs(concatBits);
 
   async function onDeliver(pdu: ShortMessagePdu): Promise<void> {
     if (!handlers) throw new Error('carrier not started');
@@ -76,7 +74,7 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
   async function submit(request: SubmitRequest): Promise<SubmitResult> {
     let encoded: EncodedMessage;
     try {
-      encoded = segmentText(request.text, concatRef(request.id));
+      encoded = segmentText(request.text, concatRefs.refFor(request.id, request.to), concatBits);
     } catch (err) {
       return failure(true, 'message_too_long', (err as Error).message);
     }

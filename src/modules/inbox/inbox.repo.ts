@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { inboundMessages } from '../../platform/db/schema/index.ts';
+import type { TextCoding } from '../../carrier/carrier.ts';
+import type { StoredPart } from '../../carrier/text.ts';
 
 export type InboundRow = typeof inboundMessages.$inferSelect;
 
@@ -14,22 +16,25 @@ const FRAGMENT_TTL = sql`interval '1 day'`;
  * completes the set always sees the others.
  */
 export async function storeFragment(
-  tx: Executor, f: { from: string; to: string; ref: number; total: number; seq: number; text: string; receivedAt: Date },
-): Promise<{ texts: string[]; firstReceivedAt: Date } | null> {
+  tx: Executor, f: { from: string; to: string; ref: number; total: number; seq: number; text: string; octets: Buffer; coding: TextCoding; receivedAt: Date },
+): Promise<{ parts: StoredPart[]; firstReceivedAt: Date } | null> {
   const key = sql`from_number = ${f.from} and to_number = ${f.to} and ref = ${f.ref}`;
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${f.from}|${f.to}|${f.ref}`}))`);
   // A leftover set under the same reference (a part lost long ago, or another total) is not this message.
   await tx.execute(sql`delete from inbound_fragments where ${key} and (total <> ${f.total} or received_at < now() - ${FRAGMENT_TTL})`);
   await tx.execute(sql`
-    insert into inbound_fragments (from_number, to_number, ref, total, seq, text, received_at)
-    values (${f.from}, ${f.to}, ${f.ref}, ${f.total}, ${f.seq}, ${f.text}, ${f.receivedAt.toISOString()})
+    insert into inbound_fragments (from_number, to_number, ref, total, seq, text, octets_hex, coding, received_at)
+    values (${f.from}, ${f.to}, ${f.ref}, ${f.total}, ${f.seq}, ${f.text}, ${f.octets.toString('hex')}, ${f.coding}, ${f.receivedAt.toISOString()})
     on conflict do nothing`);
-  const parts = await rows<{ seq: number; text: string; received_at: Date | string }>(tx, sql`
-    select seq, text, received_at from inbound_fragments where ${key} order by seq`);
+  const parts = await rows<{ seq: number; text: string; octets_hex: string | null; coding: TextCoding | null; received_at: Date | string }>(tx, sql`
+    select seq, text, octets_hex, coding, received_at from inbound_fragments where ${key} order by seq`);
   if (parts.length < f.total) return null;
   await tx.execute(sql`delete from inbound_fragments where ${key}`);
   const first = parts.reduce((min, p) => Math.min(min, new Date(p.received_at).getTime()), Number.POSITIVE_INFINITY);
-  return { texts: parts.map((p) => p.text), firstReceivedAt: new Date(first) };
+  return {
+    parts: parts.map((p) => ({ text: p.text, octets: p.octets_hex === null ? null : Buffer.from(p.octets_hex, 'hex'), coding: p.coding })),
+    firstReceivedAt: new Date(first),
+  };
 }
 
 export async function purgeFragments(db: Executor): Promise<void> {

@@ -1,4 +1,5 @@
 import type { InboundSms } from '../../carrier/carrier.ts';
+import { joinInboundParts } from '../../carrier/text.ts';
 import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -83,7 +84,7 @@ export function createInboxService(deps: InboxServiceDeps) {
       if (sms.part && sms.part.total > 1) {
         const whole = await storeFragment(tx, { from, to, ...sms.part, text: sms.text, receivedAt: sms.receivedAt });
         if (!whole) return null;
-        text = whole.texts.join('');
+        text = joinInboundParts(whole.parts);
         receivedAt = whole.firstReceivedAt;
       }
       const optout = accountId !== null && isOptOut(text);

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { combinedState, isFinalState, receiptErrorCode, statusFor } from './receipt-outcome.ts';
+import { combinedState, finalOutcome, receiptErrorCode, statusFor } from './receipt-outcome.ts';
 
 describe('receipt outcome', () => {
-  it('treats ENROUTE and ACCEPTD as not final', () => {
-    expect(isFinalState('enroute')).toBe(false);
-    expect(isFinalState('accepted')).toBe(false);
+  it('treats only ENROUTE as not final; ACCEPTD ends a message as unknown', () => {
+    expect(finalOutcome('enroute', '000')).toBeNull();
+    expect(finalOutcome('accepted', '000')).toEqual({ state: 'unknown', errorCode: 'ACCEPTD' });
+    expect(finalOutcome('accepted', '042')).toEqual({ state: 'unknown', errorCode: '042' });
     for (const s of ['delivered', 'undelivered', 'expired', 'rejected', 'deleted', 'unknown'] as const) {
-      expect(isFinalState(s)).toBe(true);
+      expect(finalOutcome(s, '001')).toEqual({ state: s, errorCode: '001' });
     }
   });
 

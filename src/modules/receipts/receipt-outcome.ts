@@ -1,12 +1,19 @@
 import type { ReceiptState } from '../../carrier/carrier.ts';
 
-/** The delivery_receipt.status values the contract allows; ENROUTE and ACCEPTD never reach a message. */
+/** The delivery_receipt.status values the contract allows; ENROUTE never reaches a message. */
 export type FinalState = 'delivered' | 'undelivered' | 'expired' | 'rejected' | 'deleted' | 'unknown';
 
 const FINAL: ReadonlySet<ReceiptState> = new Set(['delivered', 'undelivered', 'expired', 'rejected', 'deleted', 'unknown']);
 
-export function isFinalState(state: ReceiptState): state is FinalState {
-  return FINAL.has(state);
+/**
+ * What a receipt ends a message with, or null when it does not end it (ENROUTE). ACCEPTD is final in SMPP 3.4
+ * (read on the subscriber's behalf by customer care, so not delivered to the handset): `unknown`, with
+ * error_code `ACCEPTD` unless the SMSC gave one (docs/decisions.md, issue 10).
+ */
+export function finalOutcome(state: ReceiptState, rawError: string | null): { state: FinalState; errorCode: string | null } | null {
+  if (state === 'accepted') return { state: 'unknown', errorCode: receiptErrorCode(rawError) ?? 'ACCEPTD' };
+  if (!FINAL.has(state)) return null;
+  return { state: state as FinalState, errorCode: receiptErrorCode(rawError) };
 }
 
 /** A message's status after a final receipt: only DELIVRD counts as delivered, every other final state failed. */

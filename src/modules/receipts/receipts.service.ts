@@ -2,7 +2,7 @@ import type { Receipt } from '../../carrier/carrier.ts';
 import type { Db, Executor } from '../../platform/db/client.ts';
 import { toMessageView } from '../messages/message-view.ts';
 import { recordEvent, recordEvents } from '../webhooks/outbox.ts';
-import { combinedState, isFinalState, receiptErrorCode, statusFor, type FinalState } from './receipt-outcome.ts';
+import { combinedState, finalOutcome, statusFor, type FinalState } from './receipt-outcome.ts';
 import {
   applyFinal, applyFinalBatch, deleteParked, findSegment, lockMessage, lockMessageBySmscId, lockParked, markSegment, parkedAmong,
   parkReceipt, purgeParked, segmentStates, type ParkedReceipt,
@@ -152,9 +152,10 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       }
     },
     async onReceipt(receipt: Receipt): Promise<void> {
-      // ENROUTE and ACCEPTD say nothing a client can act on; the message stays `sent`.
-      if (!isFinalState(receipt.state)) return;
-      const parked: ParkedReceipt = { state: receipt.state, errorCode: receiptErrorCode(receipt.errorCode) };
+      // ENROUTE says nothing a client can act on; the message stays `sent`.
+      const outcome = finalOutcome(receipt.state, receipt.errorCode);
+      if (!outcome) return;
+      const parked: ParkedReceipt = outcome;
       const receivedAt = now();
       // The submit_sm_resp may sit in the same socket read as this receipt: one macrotask turn lets the
       // dispatcher see it (all microtasks) and register its id before we look.

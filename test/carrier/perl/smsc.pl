@@ -7,7 +7,13 @@
 #   RESP cmd=<hex> status=<n> seq=<n>            (responses from the ESME, e.g. deliver_sm_resp)
 #   UNBIND / DISCONNECTED
 # Message ids are hex in submit_sm_resp but DECIMAL in the receipt text (no TLVs), as some SMSCs do.
-# A destination ending in 555 also triggers a two-part MO message (8-bit reference UDH).
+# A destination ending in 555 also triggers a two-part MO message (8-bit reference UDH); the other endings are
+# things real SMSCs do:
+#   554  the receipt says stat:ACCEPTD (final in SMPP 3.4) instead of DELIVRD
+#   553  a two-part UCS-2 MO split inside a surrogate pair (ref 0x43): "Hi 👋!"
+#   552  a two-part GSM MO whose part 1 ends with the escape 0x1B (ref 0x44): "5€!"
+#   551  a deliver_sm with sound framing but an undecodable body (seq 28672), then an MO "after the bad one"
+#   550  the id counter restarts first, as after an SMSC restart: message ids are reused
 use strict;
 use warnings;
 use Net::SMPP;
@@ -33,6 +39,8 @@ while (my $conn = $listener->accept) {
       $conn->unbind_resp(seq => $pdu->{seq});
       last;
     } elsif ($cmd == 0x00000004) {
+      my $dst = $pdu->{destination_addr};
+      $counter = 0x2F00 if $dst =~ /550$/;
       my $id = sprintf('%X', ++$counter);
       printf "SUBMIT dc=%d esm=%d src_ton=%d src_npi=%d src=%s dst_ton=%d dst=%s reg=%d sm=%s\n",
         $pdu->{data_coding}, $pdu->{esm_class}, $pdu->{source_addr_ton}, $pdu->{source_addr_npi},
@@ -41,12 +49,36 @@ while (my $conn = $listener->accept) {
       $conn->submit_sm_resp(seq => $pdu->{seq}, message_id => $id);
       if ($pdu->{registered_delivery}) {
         my $decimal = hex($id);
+        my $stat = $dst =~ /554$/ ? 'ACCEPTD' : 'DELIVRD';
         $conn->deliver_sm(async => 1,
           source_addr_ton => 1, source_addr_npi => 1, source_addr => $pdu->{destination_addr},
           dest_addr_ton => $pdu->{source_addr_ton}, dest_addr_npi => $pdu->{source_addr_npi},
           destination_addr => $pdu->{source_addr}, esm_class => 0x04, data_coding => 0,
           short_message => "id:$decimal sub:001 dlvrd:001 submit date:2401021304 done date:2401021305 "
-            . "stat:DELIVRD err:000 text:");
+            . "stat:$stat err:000 text:");
+      }
+      my %split = (
+        553 => [8, 0x43, "\x00H\x00i\x00 \xD8", "\x3D\xDC\x4B\x00!"],
+        552 => [0, 0x44, "\x35\x1B", "\x65\x21"],
+      );
+      if ($dst =~ /(55[23])$/) {
+        my ($dc, $ref, @parts) = @{ $split{$1} };
+        my $i = 0;
+        for my $part (@parts) {
+          $i++;
+          $conn->deliver_sm(async => 1,
+            source_addr_ton => 1, source_addr_npi => 1, source_addr => $dst,
+            dest_addr_ton => 1, dest_addr_npi => 1, destination_addr => '61400000001',
+            esm_class => 0x40, data_coding => $dc, short_message => pack('C*', 5, 0, 3, $ref, 2, $i) . $part);
+        }
+      }
+      if ($dst =~ /551$/) {
+        # deliver_sm whose service_type never ends: the length is right, the body cannot be decoded.
+        $conn->syswrite(pack('NNNN', 19, 0x00000005, 0, 28672) . 'CMT');
+        $conn->deliver_sm(async => 1,
+          source_addr_ton => 1, source_addr_npi => 1, source_addr => $dst,
+          dest_addr_ton => 1, dest_addr_npi => 1, destination_addr => '61400000001',
+          esm_class => 0, data_coding => 0, short_message => 'after the bad one');
       }
       if ($pdu->{destination_addr} =~ /555$/) {
         my $i = 0;

@@ -95,7 +95,11 @@ export const inboundFragments = pgTable('inbound_fragments', {
   ref: integer('ref').notNull(),
   total: smallint('total').notNull(),
   seq: smallint('seq').notNull(),
+  // the part decoded alone; the whole message is decoded from the joined octets (a character can straddle parts)
   text: text('text').notNull(),
+  // the part's text octets in hex, and their coding (gsm | ucs2 | latin1); null for parts stored before them
+  octetsHex: text('octets_hex'),
+  coding: text('coding'),
   receivedAt: ts('received_at').notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.from, t.to, t.ref, t.seq] })]);
 
