@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -21,6 +22,9 @@ import { reportRoutes } from './modules/reports/reports.routes.ts';
 import { accountRoutes } from './modules/accounts/accounts.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { numberRoutes } from './modules/numbers/numbers.routes.ts';
+import { keyRoutes } from './modules/keys/keys.routes.ts';
+import { sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
+import { permissionFor } from './modules/sessions/permissions.ts';
 
 export interface AppDeps {
   services: Services;
@@ -90,11 +94,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
 
+  await app.register(cookie);
+  await app.register(sessionRoutes, { services: deps.services, adminToken: deps.adminToken });
   await app.register(adminRoutes, { services: deps.services, simulator: deps.simulator, adminToken: deps.adminToken });
   // Public opt-out link pages (no API key, HTML, their own per-address limit).
   await app.register(optoutLinkRoutes, { services: deps.services });
   await app.register(async (scope) => {
-    requireApiKey(scope, { authenticate: deps.services.authenticate, limiter: deps.limiter });
+    requireApiKey(scope, {
+      authenticate: deps.services.authenticate, limiter: deps.limiter,
+      sessions: { cookie: USER_COOKIE, authenticate: deps.services.sessions.authenticate, permissionFor },
+    });
     await scope.register(messageRoutes, { services: deps.services });
     await scope.register(campaignRoutes, { services: deps.services });
     await scope.register(optoutRoutes, { services: deps.services });
@@ -105,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(accountRoutes, { services: deps.services });
     await scope.register(userRoutes, { services: deps.services });
     await scope.register(numberRoutes, { services: deps.services });
+    await scope.register(keyRoutes, { services: deps.services });
   });
   return app as unknown as FastifyInstance;
 }

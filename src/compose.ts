@@ -31,6 +31,7 @@ import { createUserService } from './modules/users/users.service.ts';
 import { createNumberService } from './modules/numbers/numbers.service.ts';
 import { createReceiptService } from './modules/receipts/receipts.service.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
+import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
 import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
 import { startRetention } from './modules/retention/retention.jobs.ts';
@@ -53,6 +54,7 @@ function createServices(config: Config, database: Database) {
   const webhooks = createQueueSignal(database, 'tasman_webhooks');
   // Seals webhook signing secrets; a bad TASMAN_SECRET_KEY stops start-up here with a message naming it.
   const secretKey = loadOrCreateKey({ envValue: config.secretKey ?? undefined, dataDir: config.dataDir });
+  const sessions = createSessionService({ db, publicUrl: config.publicUrl });
   return {
     db,
     database,
@@ -61,7 +63,8 @@ function createServices(config: Config, database: Database) {
     secretKey,
     authenticate: createAuthenticator(db) satisfies Authenticate,
     idempotency: createIdempotency(db),
-    admin: createAdminService({ db }),
+    sessions,
+    admin: createAdminService({ db, invite: sessions.invite }),
     messages: createMessageService({
       db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: () => queued.raise(),
     }),
@@ -73,7 +76,7 @@ function createServices(config: Config, database: Database) {
     reports: createReportService({ db }),
     accounts: createAccountService({ db }),
     accountKeys: createAccountKeyService({ db }),
-    users: createUserService({ db }),
+    users: createUserService({ db, invite: sessions.invite }),
     numbers: createNumberService({ db }),
     receipts: createReceiptService({ db, onEvents: () => webhooks.raise() }),
     inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),

@@ -27,6 +27,8 @@ export interface Config {
   };
   sharedSender: { AU: string; NZ: string };
   optoutLinkBase: string;
+  /** Where people reach this service (PUBLIC_URL): invite links start with it; https:// also marks cookies Secure. */
+  publicUrl: string;
   webhook: { retryDelays: number[]; timeoutMs: number; allowPrivate: boolean };
   secretKey: string | null;
   retentionDays: number;
@@ -92,9 +94,11 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const optoutLinkBase = url(env, 'OPTOUT_LINK_BASE', ['http:', 'https:'])
     ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/o`;
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   return {
     port,
     host,
+    publicUrl: publicUrl.replace(/\/+$/, ''),
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
     databaseUrl,
     postgresUser: str(env, 'TASMAN_POSTGRES_USER') ?? 'nobody',

@@ -12,8 +12,19 @@ export interface AccountSnapshot {
   inheritParentSenders: boolean;
 }
 
+/** A dashboard user signed in with a session: the same rules as a key, plus the user's own permissions. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  canSend: boolean;
+  canBilling: boolean;
+}
+
 export interface Actor {
   accountId: string;
+  /** The API key's id; for a session, `session:<user id>` (rate limits are per key or per signed-in user). */
   keyId: string;
   account: AccountSnapshot;
+  /** Set when the caller is a signed-in dashboard user rather than an API key (a key may do everything). */
+  user?: SessionUser;
 }

@@ -25,8 +25,12 @@ export const errorStatus = {
   webhook_url_https_required: 400,
   /** a webhook URL whose host is, or resolves to, a private, loopback, link-local or metadata address (or does not resolve) */
   webhook_url_not_public: 400,
+  /** a dashboard password that is too short, too common or contains the email */
+  weak_password: 400,
   /** no, unknown or revoked API key */
   unauthorized: 401,
+  /** dashboard sign-in: wrong email or password, or wrong operator token */
+  invalid_credentials: 401,
   /** not enough credits; carries credits_required and credits_available */
   insufficient_credits: 402,
   /** the account may not do this (closed, suspended) */
@@ -37,10 +41,16 @@ export const errorStatus = {
   not_managed_by_parent: 403,
   /** only a parent account may do this */
   not_a_parent: 403,
+  /** a write through a session cookie without the session's X-CSRF-Token header */
+  csrf_failed: 403,
+  /** the signed-in user lacks can_send or can_billing for this */
+  permission_denied: 403,
   /** missing, or not visible to the caller (never says which) */
   not_found: 404,
   /** secret rotation before the webhook's URL was set with PUT */
   webhook_not_configured: 404,
+  /** an invite link that is unknown, used or expired */
+  invite_invalid: 404,
   /** the route does not exist */
   route_not_found: 404,
   /** method not allowed on this route */
@@ -65,6 +75,8 @@ export const errorStatus = {
   rate_limited: 429,
   /** over the per-key concurrent request limit */
   concurrency_limited: 429,
+  /** too many failed sign-ins for this email: locked for a while (Retry-After) */
+  login_locked: 429,
   /** the sub-account's daily send limit is used up */
   daily_limit_exceeded: 429,
   /** something we did not expect; logged with the request id */

@@ -19,7 +19,9 @@ describe('operator API', () => {
   it('creates an account with the 5-credit grant, a working key and a ledger row', async () => {
     const res = await admin(t.app, 'POST', '/admin/accounts', { business_name: 'Kiwi Ltd', email: 'k@example.nz', abn: '51 824 753 556' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ account_id: expect.any(String), api_key: expect.stringMatching(/^tsm_[0-9A-Za-z]{32}$/), key_id: expect.any(String), credits: 5 });
+    expect(res.body).toEqual({ account_id: expect.any(String), api_key: expect.stringMatching(/^tsm_[0-9A-Za-z]{32}$/), key_id: expect.any(String), credits: 5,
+      owner_invite_url: expect.stringMatching(/\/app\/invite#[\w-]{43}$/),
+    });
     expect((await call(t.app, res.body.api_key as string, 'GET', '/balance')).body).toEqual({ credits: 5 });
     const read = await admin(t.app, 'GET', `/admin/accounts/${res.body.account_id}`);
     expect(read.body).toMatchObject({ business_name: 'Kiwi Ltd', abn: '51824753556', credits: 5, hierarchy_enabled: false, account_status: 'active', active_keys: 1 });

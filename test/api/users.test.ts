@@ -35,7 +35,7 @@ describe('sub-account users', () => {
     const res = await call(t.app, parent.apiKey, 'POST', `/account/${childId}/users`, { email: 'ann@acme.test', name: 'Ann', can_send: true, can_billing: true });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      success: true, email_sent: false,
+      success: true, email_sent: false, invite_link: expect.stringMatching(/\/app\/invite#[\w-]+$/),
       user: { id: expect.any(String), email: 'ann@acme.test', name: 'Ann', can_send: true, can_billing: true, status: 'active', source: 'direct', created_at: expect.any(String) },
     });
     const dup = await call(t.app, parent.apiKey, 'POST', `/account/${childId}/users`, { email: 'ANN@acme.test' });
@@ -78,8 +78,8 @@ describe('sub-account users', () => {
 });
 
 describe('GET /team and access', () => {
-  // Nothing in the API adds members to a top-level account (the dashboard would), so the parent's team is seeded
-  // straight into the table.
+  // A top-level account's members are its owner (made with the account) and whoever POST /team invites; here the
+  // parent's staff member is seeded straight into the table, and the owner left out of the comparisons.
   async function parentMember(accountId: string, email: string) {
     await t.services.db.execute(sql`insert into account_users (id, account_id, email, name) values (${uuidv7()}, ${accountId}, ${email}, 'Parent staff')`);
   }
@@ -88,7 +88,8 @@ describe('GET /team and access', () => {
     const { parent, childId, childKey } = await family(t.app);
     await parentMember(parent.accountId, 'staff@parent.test');
     await call(t.app, parent.apiKey, 'POST', `/account/${childId}/users`, { email: 'kid@x.test' });
-    const pairs = (body: Record<string, unknown>) => (body.users as Array<{ email: string; source: string }>).map((u) => [u.email, u.source]);
+    const pairs = (body: Record<string, unknown>) => (body.users as Array<{ email: string; source: string }>)
+      .filter((u) => !u.email.startsWith('owner-')).map((u) => [u.email, u.source]);
     expect(pairs((await call(t.app, parent.apiKey, 'GET', '/team')).body)).toEqual([['staff@parent.test', 'direct']]);
     expect(pairs((await call(t.app, childKey, 'GET', '/team')).body)).toEqual([['kid@x.test', 'direct']]);
     await call(t.app, parent.apiKey, 'PUT', `/account/${childId}/access`, { team_access_from_parent: true });
@@ -104,7 +105,10 @@ describe('GET /team and access', () => {
     expect(got.body).toEqual({
       managed_by_parent: true, team_access_from_parent: false,
       direct_team: [expect.objectContaining({ email: 'kid@x.test', name: 'Kid', source: 'direct' })],
-      eligible_parent_team: [expect.objectContaining({ email: 'staff@parent.test', source: 'parent' })],
+      eligible_parent_team: [
+        expect.objectContaining({ email: expect.stringMatching(/^owner-/), source: 'parent', can_billing: true }),
+        expect.objectContaining({ email: 'staff@parent.test', source: 'parent' }),
+      ],
     });
     const put = await call(t.app, parent.apiKey, 'PUT', `/account/${childId}/access`, { team_access_from_parent: true });
     expect(put.status).toBe(200);

@@ -6,6 +6,8 @@ export interface TestAccount {
   accountId: string;
   apiKey: string;
   keyId: string;
+  /** the owner's invite link (the owner is the account's first user): see support/sessions.ts */
+  ownerInviteUrl?: string;
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -29,7 +31,10 @@ export async function createAccount(
     ...(opts.hierarchy ? { hierarchy_enabled: true } : {}),
   });
   if (res.status !== 201) throw new Error(`account create failed: ${JSON.stringify(res.body)}`);
-  return { accountId: res.body.account_id as string, apiKey: res.body.api_key as string, keyId: res.body.key_id as string };
+  return {
+    accountId: res.body.account_id as string, apiKey: res.body.api_key as string, keyId: res.body.key_id as string,
+    ownerInviteUrl: res.body.owner_invite_url as string,
+  };
 }
 
 /** A request as the given account; `payload` objects are sent as JSON. */

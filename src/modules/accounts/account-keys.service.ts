@@ -9,8 +9,7 @@ import { loadManagedAccount } from './access.ts';
 export function createAccountKeyService(deps: { db: Db }) {
   const { db } = deps;
 
-  async function list(actor: Actor, accountId: string) {
-    await loadManagedAccount(db, actor, accountId, { write: false });
+  async function keysOf(accountId: string) {
     const keys = await listKeys(db, accountId);
     return {
       keys: keys.map((k) => ({
@@ -20,21 +19,42 @@ export function createAccountKeyService(deps: { db: Db }) {
     };
   }
 
-  async function create(actor: Actor, accountId: string, name: string | undefined) {
-    await loadManagedAccount(db, actor, accountId, { write: true });
+  async function list(actor: Actor, accountId: string) {
+    await loadManagedAccount(db, actor, accountId, { write: false });
+    return keysOf(accountId);
+  }
+
+  async function issue(accountId: string, name: string | undefined) {
     const key = await insertKey(db, accountId, name?.trim() || 'API key');
     return { id: key.id, key: key.key, prefix: key.prefix, name: key.name, created_at: key.createdAt.toISOString() };
   }
 
-  /** Revoking an already revoked key of the sub-account is a no-op success; another account's key id is 404. */
-  async function revoke(actor: Actor, accountId: string, keyId: string) {
+  async function create(actor: Actor, accountId: string, name: string | undefined) {
     await loadManagedAccount(db, actor, accountId, { write: true });
+    return issue(accountId, name);
+  }
+
+  async function dropKey(accountId: string, keyId: string) {
     if (!(await keyExists(db, accountId, keyId))) throw notFound('API key');
     await revokeKey(db, accountId, keyId);
     return { ok: true };
   }
 
-  return { list, create, revoke };
+  /** Revoking an already revoked key of the sub-account is a no-op success; another account's key id is 404. */
+  async function revoke(actor: Actor, accountId: string, keyId: string) {
+    await loadManagedAccount(db, actor, accountId, { write: true });
+    return dropKey(accountId, keyId);
+  }
+
+  // The caller's own keys (GET/POST /keys, DELETE /keys/{keyId}): the dashboard's Developers page. Rotation without
+  // downtime is create the new key, deploy it, revoke the old one.
+  const own = {
+    list: (actor: Actor) => keysOf(actor.accountId),
+    create: (actor: Actor, name: string | undefined) => issue(actor.accountId, name),
+    revoke: (actor: Actor, keyId: string) => dropKey(actor.accountId, keyId),
+  };
+
+  return { list, create, revoke, own };
 }
 
 export type AccountKeyService = ReturnType<typeof createAccountKeyService>;

@@ -3,6 +3,7 @@ import { errors, IdParams, Ok, Timestamp, Uuid } from '../../platform/http/schem
 import { requireAdminToken } from '../../platform/http/auth.ts';
 import type { Services } from '../../compose.ts';
 import { AppError } from '../../platform/errors.ts';
+import { OPERATOR_COOKIE } from '../sessions/sessions.routes.ts';
 
 /** What the simulator route needs of the built-in SMSC. */
 export interface InboundInjector {
@@ -27,7 +28,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
   simulator: InboundInjector | null;
   adminToken: string | null;
 }> = async (app, { services, simulator, adminToken }) => {
-  requireAdminToken(app, adminToken);
+  requireAdminToken(app, adminToken, { cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator });
   const { admin } = services;
 
   app.post('/admin/accounts', {
@@ -40,7 +41,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
         hierarchy_enabled: Type.Optional(Type.Boolean()),
       }),
-      response: { 201: Type.Object({ account_id: Uuid, api_key: Type.String(), key_id: Uuid, credits: Type.Integer() }), ...errors(400, 401) },
+      response: {
+        201: Type.Object({
+          account_id: Uuid, api_key: Type.String(), key_id: Uuid, credits: Type.Integer(),
+          owner_invite_url: Type.String({ description: 'Opens the dashboard page where the owner chooses a password (valid 7 days)' }),
+        }),
+        ...errors(400, 401),
+      },
     },
   }, async (request, reply) => reply.status(201).send(await admin.createAccount(request.body)));
 

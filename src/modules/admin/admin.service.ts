@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../../platform/db/client.ts';
+import { rows, type Db, type Executor } from '../../platform/db/client.ts';
+import { insertUser } from '../users/users.repo.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { findAccount, insertAccount, updateAccount } from '../accounts/accounts.repo.ts';
@@ -28,7 +29,7 @@ export function normaliseAbn(abn: string): string {
 }
 
 // The operator's powers: only reachable with TASMAN_ADMIN_TOKEN, so no tenant checks apply here.
-export function createAdminService(deps: { db: Db }) {
+export function createAdminService(deps: { db: Db; invite: (db: Executor, accountId: string, userId: string) => Promise<string> }) {
   const { db } = deps;
 
   async function createAccount(input: CreateAccountInput) {
@@ -40,7 +41,10 @@ export function createAdminService(deps: { db: Db }) {
       });
       if (credits > 0) await changeCredits(tx, { accountId: account.id, delta: credits, kind: 'grant' });
       const key = await insertKey(tx, account.id, 'Default');
-      return { account_id: account.id, api_key: key.key, key_id: key.id, credits };
+      // The owner is the account's first user, with every permission; the invite link lets them sign in.
+      const owner = await insertUser(tx, account.id, { email: input.email, name: null, canSend: true, canBilling: true });
+      const ownerInviteUrl = await deps.invite(tx, account.id, owner!.id);
+      return { account_id: account.id, api_key: key.key, key_id: key.id, credits, owner_invite_url: ownerInviteUrl };
     });
   }
 

@@ -46,7 +46,8 @@ export async function revokeAllKeys(db: Executor, accountId: string): Promise<vo
     .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
 }
 
-interface ActorRow {
+/** The account columns an actor carries, as selected by the key and session lookups. */
+export interface ActorRow {
   key_id: string;
   account_id: string;
   parent_id: string | null;
@@ -60,7 +61,7 @@ interface ActorRow {
   inherit_parent_senders: boolean;
 }
 
-function toActor(row: ActorRow): Actor {
+export function toActor(row: ActorRow): Actor {
   return {
     keyId: row.key_id,
     accountId: row.account_id,

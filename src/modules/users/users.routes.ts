@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, Ok } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { AccountIdParams } from '../accounts/accounts.schemas.ts';
-import { Access, AccessUpdate, Invite, Invited, MemberParams, UserList } from './users.schemas.ts';
+import { Access, AccessUpdate, Invite, Invited, MemberParams, TeamMemberParams, UserList } from './users.schemas.ts';
 
 const tags = ['Account management'];
 
@@ -12,6 +12,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
   app.get('/team', {
     schema: { tags, summary: 'Users of the caller\'s own account', response: { 200: UserList, ...errors(401) } },
   }, async (request) => users.team(request.actor));
+
+  app.post('/team', {
+    schema: { tags, summary: 'Invite a user to the caller\'s own account', body: Invite, response: { 201: Invited, ...errors(400, 401, 403, 409) } },
+  }, async (request, reply) => reply.status(201).send(await users.inviteToTeam(request.actor, request.body)));
+
+  app.delete('/team/:memberId', {
+    schema: { tags, summary: 'Remove a user from the caller\'s own account', params: TeamMemberParams, response: { 200: Ok, ...errors(400, 401, 403, 404) } },
+  }, async (request) => users.removeFromTeam(request.actor, request.params.memberId));
 
   app.get('/account/:id/users', {
     schema: { tags, summary: 'A sub-account\'s direct users', params: AccountIdParams, response: { 200: UserList, ...errors(400, 401, 403, 404) } },

@@ -23,7 +23,9 @@ export const Invite = Type.Object({
 });
 export const Invited = Type.Object({
   success: Type.Boolean(), user: User, email_sent: Type.Boolean({ description: 'false: Tasman sends no email' }),
+  invite_link: Type.String({ description: 'Give it to the user: it opens the page where they choose a password (valid 7 days)' }),
 });
+export const TeamMemberParams = Type.Object({ memberId: Uuid });
 
 export const Access = Type.Object({
   managed_by_parent: Type.Boolean(),

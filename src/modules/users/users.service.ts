@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/client.ts';
+import type { Db, Executor } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { findAccount, updateAccount } from '../accounts/accounts.repo.ts';
@@ -19,8 +19,28 @@ const view = (u: UserRow, source = u.source) => ({
 
 // Team members of an account. A sub-account's team is its direct members plus, when team_access_from_parent is
 // on, the parent's members (listed with source "parent"). The parent's active members are its "eligible" team.
-export function createUserService(deps: { db: Db }) {
+export function createUserService(deps: { db: Db; invite: (db: Executor, accountId: string, userId: string) => Promise<string> }) {
   const { db } = deps;
+
+  /** A signed-in user cannot hand out a permission they do not hold themselves (keys hold every permission). */
+  function assertMayGrant(actor: Actor, input: InviteInput) {
+    const user = actor.user;
+    if (!user) return;
+    if ((input.can_send ?? true) && !user.canSend) throw new AppError('permission_denied', 'You cannot give can_send: you do not have it');
+    if (input.can_billing && !user.canBilling) throw new AppError('permission_denied', 'You cannot give can_billing: you do not have it');
+  }
+
+  /** Adds the member and their invite link in one transaction. */
+  async function add(accountId: string, input: InviteInput) {
+    return db.transaction(async (tx) => {
+      const user = await insertUser(tx, accountId, {
+        email: input.email.trim(), name: input.name?.trim() || null, canSend: input.can_send ?? true, canBilling: input.can_billing ?? false,
+      });
+      if (!user) throw new AppError('email_taken', 'This account already has a user with that email');
+      const inviteLink = await deps.invite(tx, accountId, user.id);
+      return { success: true, user: view(user), email_sent: false, invite_link: inviteLink };
+    });
+  }
 
   async function list(actor: Actor, accountId: string) {
     await loadManagedAccount(db, actor, accountId, { write: false });
@@ -30,11 +50,21 @@ export function createUserService(deps: { db: Db }) {
   /** Tasman sends no email: the member is added at once and `email_sent` is false. */
   async function invite(actor: Actor, accountId: string, input: InviteInput) {
     await loadManagedAccount(db, actor, accountId, { write: true });
-    const user = await insertUser(db, accountId, {
-      email: input.email.trim(), name: input.name?.trim() || null, canSend: input.can_send ?? true, canBilling: input.can_billing ?? false,
-    });
-    if (!user) throw new AppError('email_taken', 'This account already has a user with that email');
-    return { success: true, user: view(user), email_sent: false };
+    assertMayGrant(actor, input);
+    return add(accountId, input);
+  }
+
+  /** POST /team: a member of the caller's own account (issue 13), with the same invite link. */
+  async function inviteToTeam(actor: Actor, input: InviteInput) {
+    assertMayGrant(actor, input);
+    return add(actor.accountId, input);
+  }
+
+  /** DELETE /team/{memberId}: their sessions end on their next request. Nobody removes themselves this way. */
+  async function removeFromTeam(actor: Actor, memberId: string) {
+    if (actor.user?.id === memberId) throw new AppError('forbidden', 'You cannot remove yourself');
+    if (!(await removeUser(db, actor.accountId, memberId))) throw notFound('User');
+    return { ok: true };
   }
 
   async function remove(actor: Actor, accountId: string, memberId: string) {
@@ -83,7 +113,7 @@ export function createUserService(deps: { db: Db }) {
     return { ok: true };
   }
 
-  return { list, invite, remove, team, access, setAccess };
+  return { list, invite, inviteToTeam, removeFromTeam, remove, team, access, setAccess };
 }
 
 export type UserService = ReturnType<typeof createUserService>;

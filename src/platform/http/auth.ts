@@ -12,6 +12,56 @@ declare module 'fastify' {
 
 export type Authenticate = (token: string) => Promise<Actor | null>;
 
+/** A dashboard session cookie's actor and the CSRF token its writes must carry (modules/sessions). */
+export interface SessionAuth {
+  cookie: string;
+  authenticate(token: string): Promise<{ actor: Actor; csrfToken: string } | null>;
+  /** The permission a signed-in user needs for a route, by method and route pattern. */
+  permissionFor(method: string, route: string | undefined): 'send' | 'billing' | null;
+}
+
+export const CSRF_HEADER = 'x-csrf-token';
+const isWrite = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
+
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  return (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[name];
+}
+
+/** Writes through a cookie must echo the session's CSRF token in a header (a cross-site form cannot set one). */
+function checkCsrf(request: FastifyRequest, expected: string): void {
+  if (!isWrite(request.method)) return;
+  const given = request.headers[CSRF_HEADER];
+  const ok = typeof given === 'string' && given.length === expected.length
+    && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+  if (!ok) throw new AppError('csrf_failed', 'Missing or wrong X-CSRF-Token header: reload the page and try again');
+}
+
+/**
+ * A bearer key, else a dashboard session cookie: one actor either way, so every route keeps one set of rules. A
+ * request that carries a key is judged by the key alone.
+ */
+async function resolveActor(request: FastifyRequest, authenticate: Authenticate, sessions: SessionAuth | undefined): Promise<Actor> {
+  const token = bearer(request);
+  const cookie = sessions && !request.headers.authorization ? cookieOf(request, sessions.cookie) : undefined;
+  if (!token && cookie && sessions) {
+    const found = await sessions.authenticate(cookie);
+    if (!found) throw new AppError('unauthorized', 'Your session has ended: sign in again');
+    checkCsrf(request, found.csrfToken);
+    const needed = sessions.permissionFor(request.method, request.routeOptions.url);
+    const user = found.actor.user;
+    if (needed && user && !(needed === 'send' ? user.canSend : user.canBilling)) {
+      throw new AppError('permission_denied', needed === 'send'
+        ? 'You do not have permission to send messages (can_send)'
+        : 'You do not have permission to move credits or buy numbers (can_billing)');
+    }
+    return found.actor;
+  }
+  if (!token) throw new AppError('unauthorized', 'Missing API key: send Authorization: Bearer <key>');
+  const actor = await authenticate(token);
+  if (!actor) throw new AppError('unauthorized', 'Invalid or revoked API key');
+  return actor;
+}
+
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
@@ -23,13 +73,10 @@ function bearer(request: FastifyRequest): string | null {
  * Adds the API-key check and the per-key limits to every route registered in `scope`. The key is looked up on
  * every request (no cache), so a revoked key fails on its very next request on every instance.
  */
-export function requireApiKey(scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter }): void {
+export function requireApiKey(scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth }): void {
   scope.decorateRequest('actor', null as unknown as Actor);
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = bearer(request);
-    if (!token) throw new AppError('unauthorized', 'Missing API key: send Authorization: Bearer <key>');
-    const actor = await deps.authenticate(token);
-    if (!actor) throw new AppError('unauthorized', 'Invalid or revoked API key');
+    const actor = await resolveActor(request, deps.authenticate, deps.sessions);
     request.actor = actor;
 
     const decision = await deps.limiter.acquire(actor.keyId);
@@ -44,11 +91,24 @@ export function requireApiKey(scope: FastifyInstance, deps: { authenticate: Auth
   });
 }
 
-/** The operator API's bearer token, compared in constant time. */
-export function requireAdminToken(scope: FastifyInstance, token: string | null): void {
+/** An operator console session: the cookie's name and its check against the current operator token. */
+export interface OperatorSessionAuth {
+  cookie: string;
+  authenticate(sessionToken: string, operatorToken: string): Promise<{ csrfToken: string } | null>;
+}
+
+/** The operator API's bearer token, compared in constant time; or an operator console session (with CSRF). */
+export function requireAdminToken(scope: FastifyInstance, token: string | null, sessions?: OperatorSessionAuth): void {
   const expected = token ? createHash('sha256').update(token).digest() : null;
   scope.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!expected) throw new AppError('forbidden', 'The operator API is disabled: set TASMAN_ADMIN_TOKEN');
+    if (!expected || !token) throw new AppError('forbidden', 'The operator API is disabled: set TASMAN_ADMIN_TOKEN');
+    const cookie = sessions && !request.headers.authorization ? cookieOf(request, sessions.cookie) : undefined;
+    if (cookie && sessions) {
+      const found = await sessions.authenticate(cookie, token);
+      if (!found) throw new AppError('unauthorized', 'Your operator session has ended: sign in again');
+      checkCsrf(request, found.csrfToken);
+      return;
+    }
     const given = bearer(request);
     const ok = given !== null && timingSafeEqual(createHash('sha256').update(given).digest(), expected);
     if (!ok) throw new AppError('unauthorized', 'Invalid operator token');

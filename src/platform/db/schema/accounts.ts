@@ -59,7 +59,13 @@ export const accountUsers = pgTable('account_users', {
   source: text('source').notNull().default('direct'),
   createdAt: ts('created_at').notNull().defaultNow(),
   removedAt: ts('removed_at'),
+  // Dashboard sign-in (issue 13): Argon2id hash, null until the invite is accepted; the invite token's SHA-256.
+  passwordHash: text('password_hash'),
+  inviteHash: text('invite_hash'),
+  inviteExpiresAt: ts('invite_expires_at'),
 }, (t) => [
+  uniqueIndex('account_users_invite_idx').on(t.inviteHash).where(sql`${t.inviteHash} is not null`),
+  index('account_users_login_idx').on(sql`lower(${t.email})`).where(sql`${t.removedAt} is null`),
   uniqueIndex('account_users_email_idx').on(t.accountId, sql`lower(${t.email})`).where(sql`${t.removedAt} is null`),
 ]);
 

@@ -1,0 +1,26 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors, Ok, Uuid } from '../../platform/http/schemas.ts';
+import type { Services } from '../../compose.ts';
+import { CreateKey, KeyCreated, KeyList } from '../accounts/accounts.schemas.ts';
+import { emptyBodyIsObject } from '../accounts/accounts.routes.ts';
+
+const tags = ['API keys'];
+
+// The caller's own API keys: what the dashboard's Developers page uses (the interface has them only for
+// sub-accounts, under /account/{id}/key…). Additions, same shapes as those.
+export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const keys = services.accountKeys.own;
+
+  app.get('/keys', {
+    schema: { tags, summary: 'The caller\'s own API keys (never the keys themselves)', response: { 200: KeyList, ...errors(401) } },
+  }, async (request) => keys.list(request.actor));
+
+  app.post('/keys', {
+    preValidation: emptyBodyIsObject,
+    schema: { tags, summary: 'Issue an API key for the caller\'s own account (shown once)', body: CreateKey, response: { 201: KeyCreated, ...errors(400, 401) } },
+  }, async (request, reply) => reply.status(201).send(await keys.create(request.actor, request.body.name)));
+
+  app.delete('/keys/:keyId', {
+    schema: { tags, summary: 'Revoke one of the caller\'s own API keys', params: Type.Object({ keyId: Uuid }), response: { 200: Ok, ...errors(400, 401, 404) } },
+  }, async (request) => keys.revoke(request.actor, request.params.keyId));
+};

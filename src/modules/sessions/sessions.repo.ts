@@ -1,0 +1,133 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import { rows, type Executor } from '../../platform/db/client.ts';
+import { accountUsers, loginFailures, loginLocks, sessions } from '../../platform/db/schema/index.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { toActor, type ActorRow } from '../keys/keys.repo.ts';
+
+/** Sessions end after this long without a request (issue 13: 12 hours idle). */
+export const IDLE_HOURS = 12;
+
+export interface SessionRow {
+  csrf_token: string;
+  last_seen_at: Date | string;
+}
+
+interface UserSessionRow extends SessionRow, Omit<ActorRow, 'key_id'> {
+  user_id: string;
+  email: string;
+  name: string | null;
+  can_send: boolean;
+  can_billing: boolean;
+}
+
+export interface UserSession {
+  actor: Actor & { user: NonNullable<Actor['user']> };
+  name: string | null;
+  csrfToken: string;
+  lastSeenAt: Date;
+}
+
+export async function insertSession(db: Executor, row: { tokenHash: string; kind: 'user' | 'operator'; userId?: string; operatorTokenHash?: string; csrfToken: string }) {
+  await db.insert(sessions).values({
+    tokenHash: row.tokenHash, kind: row.kind, userId: row.userId ?? null, operatorTokenHash: row.operatorTokenHash ?? null, csrfToken: row.csrfToken,
+  });
+}
+
+/**
+ * A live user session: not signed out, used within the idle window, its user not removed and its account not
+ * closed. Removing a user therefore ends their sessions on the very next request.
+ */
+export async function findUserSession(db: Executor, tokenHash: string): Promise<UserSession | null> {
+  const [row] = await rows<UserSessionRow>(db, sql`
+    select s.csrf_token, s.last_seen_at, u.id as user_id, u.email, u.name, u.can_send, u.can_billing,
+           a.id as account_id, a.parent_id, a.business_name, a.abn, a.account_status, a.hierarchy_enabled,
+           a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders
+    from sessions s join account_users u on u.id = s.user_id join accounts a on a.id = u.account_id
+    where s.token_hash = ${tokenHash} and s.kind = 'user' and s.revoked_at is null and u.removed_at is null
+      and s.last_seen_at > now() - make_interval(hours => ${IDLE_HOURS}) and a.account_status <> 'closed'`);
+  if (!row) return null;
+  const user = { id: row.user_id, email: row.email, canSend: row.can_send, canBilling: row.can_billing };
+  return {
+    actor: { ...toActor({ ...row, key_id: `session:${row.user_id}` }), user },
+    name: row.name,
+    csrfToken: row.csrf_token,
+    lastSeenAt: new Date(row.last_seen_at),
+  };
+}
+
+/** A live operator session signed in with the operator token that is current now. */
+export async function findOperatorSession(db: Executor, tokenHash: string, operatorTokenHash: string): Promise<SessionRow | null> {
+  const [row] = await rows<SessionRow>(db, sql`
+    select csrf_token, last_seen_at from sessions
+    where token_hash = ${tokenHash} and kind = 'operator' and revoked_at is null and operator_token_hash = ${operatorTokenHash}
+      and last_seen_at > now() - make_interval(hours => ${IDLE_HOURS})`);
+  return row ?? null;
+}
+
+export async function touchSession(db: Executor, tokenHash: string): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function revokeSession(db: Executor, tokenHash: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.tokenHash, tokenHash), sql`${sessions.revokedAt} is null`));
+}
+
+/** Everyone who may sign in with this email: active members with a password, of open accounts, oldest first. */
+export async function loginCandidates(db: Executor, email: string) {
+  return rows<{ id: string; password_hash: string }>(db, sql`
+    select u.id, u.password_hash from account_users u join accounts a on a.id = u.account_id
+    where lower(u.email) = ${email} and u.removed_at is null and u.password_hash is not null and a.account_status <> 'closed'
+    order by u.created_at, u.id limit 5`);
+}
+
+/** Seconds until the email's lock ends, or 0 when it is not locked. */
+export async function lockedFor(db: Executor, email: string): Promise<number> {
+  const [row] = await rows<{ s: number }>(db, sql`
+    select ceil(extract(epoch from locked_until - now()))::int as s from login_locks where email = ${email} and locked_until > now()`);
+  return row?.s ?? 0;
+}
+
+/**
+ * Records a failed sign-in; when it is the `limit`th within `windowMinutes`, locks the email for `lockMinutes`
+ * and starts the count again. Returns true when this failure locked it.
+ */
+export async function recordFailure(db: Executor, email: string, opts: { limit: number; windowMinutes: number; lockMinutes: number }): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.insert(loginFailures).values({ email });
+    // Serialise failures of one email so two concurrent ones cannot both miss the limit.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`login:${email}`}))`);
+    const [{ n } = { n: 0 }] = await rows<{ n: number }>(tx, sql`
+      select count(*)::int as n from login_failures where email = ${email} and failed_at > now() - make_interval(mins => ${opts.windowMinutes})`);
+    await tx.execute(sql`delete from login_failures where email = ${email} and failed_at <= now() - make_interval(mins => ${opts.windowMinutes})`);
+    if (n < opts.limit) return false;
+    await tx.insert(loginLocks).values({ email, lockedUntil: sql`now() + make_interval(mins => ${opts.lockMinutes})` })
+      .onConflictDoUpdate({ target: loginLocks.email, set: { lockedUntil: sql`now() + make_interval(mins => ${opts.lockMinutes})` } });
+    await tx.delete(loginFailures).where(eq(loginFailures.email, email));
+    return true;
+  });
+}
+
+export async function clearFailures(db: Executor, email: string): Promise<void> {
+  await db.delete(loginFailures).where(eq(loginFailures.email, email));
+}
+
+/** Gives a member a fresh invite (replacing any earlier one, which stops working). */
+export async function setInvite(db: Executor, accountId: string, userId: string, inviteHash: string, expiresAt: Date): Promise<void> {
+  await db.update(accountUsers).set({ inviteHash, inviteExpiresAt: expiresAt })
+    .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.id, userId)));
+}
+
+export async function findInvite(db: Executor, inviteHash: string) {
+  const [row] = await rows<{ id: string; account_id: string; email: string; business_name: string }>(db, sql`
+    select u.id, u.account_id, u.email, a.business_name from account_users u join accounts a on a.id = u.account_id
+    where u.invite_hash = ${inviteHash} and u.invite_expires_at > now() and u.removed_at is null and a.account_status <> 'closed'`);
+  return row ?? null;
+}
+
+/** Sets the password and spends the invite in one conditional update: an invite works once. */
+export async function acceptInvite(db: Executor, inviteHash: string, passwordHash: string): Promise<string | null> {
+  const done = await db.update(accountUsers).set({ passwordHash, inviteHash: null, inviteExpiresAt: null })
+    .where(and(eq(accountUsers.inviteHash, inviteHash), gt(accountUsers.inviteExpiresAt, new Date()), sql`${accountUsers.removedAt} is null`))
+    .returning({ id: accountUsers.id });
+  return done[0]?.id ?? null;
+}

@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errors, Ok } from '../../platform/http/schemas.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { Services } from '../../compose.ts';
+import { CSRF_HEADER } from '../../platform/http/auth.ts';
+import { InviteAccept, InviteInfo, InviteToken, Login, OperatorLogin, OperatorSessionInfo, SessionInfo } from './sessions.schemas.ts';
+import { sessionView, type NewSession } from './sessions.service.ts';
+
+export const USER_COOKIE = 'tasman_session';
+export const OPERATOR_COOKIE = 'tasman_operator';
+const tags = ['Dashboard sessions'];
+const security: [] = [];
+
+// Routes for the dashboard's sign-in. Everything after sign-in goes through the ordinary API routes, which accept
+// the session cookie (with X-CSRF-Token on writes) wherever they accept an API key.
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminToken: string | null }> = async (app, { services, adminToken }) => {
+  const { sessions } = services;
+  const secureCookies = services.config.publicUrl.startsWith('https:');
+
+  const cookieOf = (request: FastifyRequest, name: string) => request.cookies[name];
+  function setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string) {
+    reply.setCookie(name, value, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies || request.protocol === 'https' });
+  }
+  const clearCookie = (reply: FastifyReply, name: string) => reply.clearCookie(name, { path: '/' });
+
+  /** The signed-in user's view; 401 without a live session. */
+  async function current(token: string | undefined) {
+    const found = token ? await sessions.authenticate(token) : null;
+    if (!found) throw new AppError('unauthorized', 'Not signed in');
+    return sessionView(found.actor, found.csrfToken, found.name);
+  }
+
+  // A new token on every sign-in, and the cookie the browser brought (if any) is ended: a token planted before
+  // sign-in never becomes a signed-in session (session fixation).
+  async function signIn(request: FastifyRequest, reply: FastifyReply, created: NewSession) {
+    await sessions.logout(cookieOf(request, USER_COOKIE));
+    setCookie(request, reply, USER_COOKIE, created.token);
+    return current(created.token);
+  }
+
+  app.post('/session', {
+    schema: { tags, security, summary: 'Sign in to the dashboard with email and password', body: Login, response: { 200: SessionInfo, ...errors(400, 401, 429) } },
+  }, async (request, reply) => signIn(request, reply, await sessions.login(request.body.email, request.body.password)));
+
+  app.get('/session', {
+    schema: { tags, security, summary: 'Who is signed in, and the CSRF token for writes', response: { 200: SessionInfo, ...errors(401) } },
+  }, async (request) => current(cookieOf(request, USER_COOKIE)));
+
+  app.delete('/session', {
+    schema: { tags, security, summary: 'Sign out', response: { 200: Ok } },
+  }, async (request, reply) => {
+    const token = cookieOf(request, USER_COOKIE);
+    const found = token ? await sessions.authenticate(token) : null;
+    // Signing out of a live session is a write like any other; an ended one only needs its cookie cleared.
+    if (found && request.headers[CSRF_HEADER] !== found.csrfToken) throw new AppError('csrf_failed', 'Missing or wrong X-CSRF-Token header');
+    clearCookie(reply, USER_COOKIE);
+    return sessions.logout(token);
+  });
+
+  app.post('/invites/inspect', {
+    schema: { tags, security, summary: 'Whose invite this is (before choosing a password)', body: InviteToken, response: { 200: InviteInfo, ...errors(400, 404) } },
+  }, async (request) => sessions.describeInvite(request.body.token));
+
+  app.post('/invites/accept', {
+    schema: { tags, security, summary: 'Choose a password with an invite link and sign in', body: InviteAccept, response: { 200: SessionInfo, ...errors(400, 404) } },
+  }, async (request, reply) => signIn(request, reply, await sessions.redeemInvite(request.body.token, request.body.password)));
+
+  app.post('/session/operator', {
+    schema: { tags, security, summary: 'Sign in to the operator console with the operator token', body: OperatorLogin, response: { 200: OperatorSessionInfo, ...errors(400, 401, 403) } },
+  }, async (request, reply) => {
+    const created = await sessions.operatorLogin(request.body.token, adminToken);
+    await sessions.logout(cookieOf(request, OPERATOR_COOKIE));
+    setCookie(request, reply, OPERATOR_COOKIE, created.token);
+    return { csrf_token: created.csrfToken };
+  });
+
+  app.get('/session/operator', {
+    schema: { tags, security, summary: 'The operator console session, and its CSRF token', response: { 200: OperatorSessionInfo, ...errors(401, 403) } },
+  }, async (request) => {
+    const token = cookieOf(request, OPERATOR_COOKIE);
+    if (!adminToken) throw new AppError('forbidden', 'The operator console is disabled: set TASMAN_ADMIN_TOKEN');
+    const found = token ? await sessions.authenticateOperator(token, adminToken) : null;
+    if (!found) throw new AppError('unauthorized', 'Not signed in as the operator');
+    return { csrf_token: found.csrfToken };
+  });
+
+  app.delete('/session/operator', {
+    schema: { tags, security, summary: 'Sign out of the operator console', response: { 200: Ok } },
+  }, async (request, reply) => {
+    clearCookie(reply, OPERATOR_COOKIE);
+    return sessions.logout(cookieOf(request, OPERATOR_COOKIE));
+  });
+};

@@ -1,0 +1,141 @@
+import { hash as argonHash, verify as argonVerify, type Algorithm } from '@node-rs/argon2';
+import type { Db, Executor } from '../../platform/db/client.ts';
+import type { Actor } from '../../platform/actor.ts';
+import { AppError } from '../../platform/errors.ts';
+import { hashToken, newToken, sameSecret } from './tokens.ts';
+import { passwordMessages, passwordProblem } from './password-policy.ts';
+import {
+  acceptInvite, clearFailures, findInvite, findOperatorSession, findUserSession, insertSession, lockedFor,
+  loginCandidates, recordFailure, revokeSession, setInvite, touchSession,
+} from './sessions.repo.ts';
+
+/** Issue 13: 10 failed sign-ins per email within 15 minutes lock that email for 15 minutes. */
+export const LOCKOUT = { limit: 10, windowMinutes: 15, lockMinutes: 15 } as const;
+const INVITE_DAYS = 7;
+// last_seen_at is written at most once a minute per session: idle expiry needs no finer grain.
+const TOUCH_EVERY_MS = 60_000;
+// OWASP's Argon2id minimum (19 MiB, 2 passes, 1 lane): about 30 ms here, so a sign-in costs little.
+// Algorithm.Argon2id is 2 (a const enum, which this build cannot import as a value).
+const ARGON = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+// Verified when an email has no account, so a missing email takes as long to refuse as a wrong password.
+const DUMMY_HASH = argonHash('tasman-dummy-password', ARGON);
+
+export interface NewSession {
+  token: string;
+  csrfToken: string;
+}
+
+const normalEmail = (email: string) => email.trim().toLowerCase();
+
+function weakPassword(message: string): AppError {
+  return new AppError('weak_password', message, { details: [{ field: 'password', message }] });
+}
+
+/**
+ * Dashboard sign-in. A signed-in browser is an actor like an API key (same routes, same tenant rules); these are
+ * the ways to become one and to stop being one. Cookie tokens and invite tokens are stored only as hashes.
+ */
+export function createSessionService(deps: { db: Db; publicUrl: string }) {
+  const { db } = deps;
+
+  async function open(exec: Executor, row: { kind: 'user' | 'operator'; userId?: string; operatorTokenHash?: string }): Promise<NewSession> {
+    const token = newToken();
+    const csrfToken = newToken();
+    await insertSession(exec, { tokenHash: hashToken(token), csrfToken, ...row });
+    return { token, csrfToken };
+  }
+
+  /** A fresh invite link for a member (invites and owner accounts); the token is in the fragment, never logged. */
+  async function invite(exec: Executor, accountId: string, userId: string): Promise<string> {
+    const token = newToken();
+    await setInvite(exec, accountId, userId, hashToken(token), new Date(Date.now() + INVITE_DAYS * 86_400_000));
+    return `${deps.publicUrl}/app/invite#${token}`;
+  }
+
+  async function describeInvite(token: string) {
+    const found = await findInvite(db, hashToken(token));
+    if (!found) throw new AppError('invite_invalid', 'This invite link is not valid any more: ask for a new one');
+    return { email: found.email, business_name: found.business_name };
+  }
+
+  /** Sets the password and signs the user in: the invite is spent in the same update that sets the password. */
+  async function redeemInvite(token: string, password: string): Promise<NewSession> {
+    const found = await findInvite(db, hashToken(token));
+    if (!found) throw new AppError('invite_invalid', 'This invite link is not valid any more: ask for a new one');
+    const problem = passwordProblem(password, found.email);
+    if (problem) throw weakPassword(passwordMessages[problem]);
+    const passwordHash = await argonHash(password, ARGON);
+    const userId = await acceptInvite(db, hashToken(token), passwordHash);
+    if (!userId) throw new AppError('invite_invalid', 'This invite link is not valid any more: ask for a new one');
+    return open(db, { kind: 'user', userId });
+  }
+
+  /**
+   * Email and password. The same email may belong to members of several accounts: the oldest membership whose
+   * password matches is signed in. Locked emails are refused before any password is checked.
+   */
+  async function login(emailGiven: string, password: string): Promise<NewSession> {
+    const email = normalEmail(emailGiven);
+    const locked = await lockedFor(db, email);
+    if (locked > 0) {
+      throw new AppError('login_locked', 'Too many failed sign-ins for this email: try again later', { retry_after: locked });
+    }
+    const candidates = await loginCandidates(db, email);
+    let userId: string | null = null;
+    for (const c of candidates) {
+      if (await argonVerify(c.password_hash, password)) { userId = c.id; break; }
+    }
+    if (candidates.length === 0) await argonVerify(await DUMMY_HASH, password);
+    if (!userId) {
+      await recordFailure(db, email, LOCKOUT);
+      throw new AppError('invalid_credentials', 'Wrong email or password');
+    }
+    await clearFailures(db, email);
+    return open(db, { kind: 'user', userId });
+  }
+
+  async function operatorLogin(given: string, operatorToken: string | null): Promise<NewSession> {
+    if (!operatorToken) throw new AppError('forbidden', 'The operator console is disabled: set TASMAN_ADMIN_TOKEN');
+    if (!sameSecret(given, operatorToken)) throw new AppError('invalid_credentials', 'Wrong operator token');
+    return open(db, { kind: 'operator', operatorTokenHash: hashToken(operatorToken) });
+  }
+
+  async function logout(token: string | undefined): Promise<{ ok: true }> {
+    if (token) await revokeSession(db, hashToken(token));
+    return { ok: true };
+  }
+
+  /** The actor behind a session cookie, with the CSRF token its writes must carry; null when not live. */
+  async function authenticate(token: string): Promise<{ actor: Actor; csrfToken: string; name: string | null } | null> {
+    const tokenHash = hashToken(token);
+    const found = await findUserSession(db, tokenHash);
+    if (!found) return null;
+    if (Date.now() - found.lastSeenAt.getTime() > TOUCH_EVERY_MS) await touchSession(db, tokenHash);
+    return { actor: found.actor, csrfToken: found.csrfToken, name: found.name };
+  }
+
+  async function authenticateOperator(token: string, operatorToken: string): Promise<{ csrfToken: string } | null> {
+    const tokenHash = hashToken(token);
+    const found = await findOperatorSession(db, tokenHash, hashToken(operatorToken));
+    if (!found) return null;
+    if (Date.now() - new Date(found.last_seen_at).getTime() > TOUCH_EVERY_MS) await touchSession(db, tokenHash);
+    return { csrfToken: found.csrf_token };
+  }
+
+  return { invite, describeInvite, redeemInvite, login, operatorLogin, logout, authenticate, authenticateOperator };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
+
+/** What the dashboard needs to know about who is signed in (GET /session). */
+export function sessionView(actor: Actor, csrfToken: string, name: string | null) {
+  const user = actor.user!;
+  return {
+    csrf_token: csrfToken,
+    user: { id: user.id, email: user.email, name, can_send: user.canSend, can_billing: user.canBilling },
+    account: {
+      id: actor.accountId, business_name: actor.account.businessName, parent_account_id: actor.account.parentId,
+      hierarchy_enabled: actor.account.hierarchyEnabled, account_status: actor.account.accountStatus,
+    },
+  };
+}
