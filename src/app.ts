@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from './platform/logger.ts';
 import type { Services, SimulatorHandle } from './compose.ts';
 import { uuidv7 } from './platform/ids.ts';
-import { registerErrorHandling } from './platform/http/errors.ts';
+import { guardInput, registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { requireApiKey } from './platform/http/auth.ts';
 import type { RateLimiter } from './platform/http/rate-limit/index.ts';
@@ -53,6 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
+  guardInput(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

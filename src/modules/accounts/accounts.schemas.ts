@@ -1,11 +1,11 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { NonBlankName, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Email = Type.String({ format: 'email', maxLength: 320 });
 const Abn = Type.String({ minLength: 11, maxLength: 14, description: '11 digits; spaces ignored' });
 const DailyLimit = Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'messages per day (Australia/Sydney); null for no cap' });
-const BusinessName = Type.String({ minLength: 1, maxLength: 200 });
+const BusinessName = NonBlankName;
 
 export const AccountIdParams = Type.Object({ id: Uuid });
 export const KeyParams = Type.Object({ id: Uuid, keyId: Uuid });

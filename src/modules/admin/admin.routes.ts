@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, IdParams, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { errors, IdParams, NonBlankName, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import { requireAdminToken } from '../../platform/http/auth.ts';
 import type { Services } from '../../compose.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -35,7 +35,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
     schema: {
       tags, security, summary: 'Create an account with its first API key',
       body: Type.Object({
-        business_name: Type.String({ minLength: 1, maxLength: 200 }),
+        business_name: NonBlankName,
         email: Type.String({ format: 'email', maxLength: 320 }),
         abn: Type.Optional(Abn),
         credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),

@@ -36,7 +36,7 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
     const credits = input.credits ?? NEW_ACCOUNT_CREDITS;
     return db.transaction(async (tx) => {
       const account = await insertAccount(tx, {
-        businessName: input.business_name, email: input.email, abn: input.abn ? normaliseAbn(input.abn) : null,
+        businessName: input.business_name.trim(), email: input.email, abn: input.abn ? normaliseAbn(input.abn) : null,
         hierarchyEnabled: input.hierarchy_enabled ?? false,
       });
       if (credits > 0) await changeCredits(tx, { accountId: account.id, delta: credits, kind: 'grant' });

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, IdParams, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { errors, IdParams, Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { MessageItem } from '../messages/messages.schemas.ts';
 
@@ -24,7 +24,7 @@ const CampaignResponse = Type.Object({
 
 const Page = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Offset,
 });
 
 export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {

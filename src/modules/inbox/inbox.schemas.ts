@@ -1,9 +1,9 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 export const InboxQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Offset),
   from: Type.Optional(Type.String({ maxLength: 40, description: 'Part of the sender\'s number' })),
   date_from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time (a date is a UTC day)' })),
   date_to: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time, inclusive' })),

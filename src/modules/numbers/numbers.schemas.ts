@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { NullableTimestamp, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { NullableTimestamp, Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 const Country = Type.Union([Type.Literal('AU'), Type.Literal('NZ')]);
 
@@ -15,7 +15,7 @@ export const GroupNumberList = Type.Object({
 export const AvailableQuery = Type.Object({
   country: Type.Optional(Country),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Offset,
 });
 export const AvailableList = Type.Object({
   numbers: Type.Array(Type.Object({ id: Uuid, number: Type.String(), country: Type.String(), price_monthly: Type.Number() })),

@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { NullableTimestamp, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { NullableTimestamp, Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 export const EndpointView = Type.Object({
   url: Type.String(),
@@ -39,7 +39,7 @@ export const DeliveriesQuery = Type.Object({
   status: Type.Optional(DeliveryStatus),
   event: Type.Optional(WebhookEvent),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Offset,
 });
 
 export const Attempt = Type.Object({

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, errorStatus, type ErrorCode } from '../errors.ts';
+import { findInputProblem } from './input-guard.ts';
 
 interface ErrorBody {
   error: string;
@@ -14,10 +15,21 @@ function fieldOf(instancePath: string, params: Record<string, unknown>, context:
   return field || context || 'body';
 }
 
+/** The SQLSTATE of a database error, whether it arrives bare (pg, PGlite) or wrapped by Drizzle (DrizzleQueryError keeps the driver's error as `cause`). */
+function sqlState(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, hops = 0; e && hops < 5; e = e.cause as typeof e, hops += 1) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
 // Postgres constraint errors that reach here mean a race the service did not turn into an AppError itself.
-function fromDatabase(err: { code?: string }): AppError | null {
-  if (err.code === '23505') return new AppError('conflict', 'A record with these values already exists');
-  if (err.code === '22P02' || err.code === '22003') return new AppError('validation_failed', 'A value is out of range');
+function fromDatabase(err: unknown): AppError | null {
+  const code = sqlState(err);
+  if (code === '23505') return new AppError('conflict', 'A record with these values already exists');
+  if (code === '22P02' || code === '22003') return new AppError('validation_failed', 'A value is out of range');
+  // Text PostgreSQL cannot store (NUL, invalid UTF-8): the input guard refuses it first; this is the backstop.
+  if (code === '22021' || code === '22P05') return new AppError('validation_failed', 'A value contains characters that cannot be stored');
   return null;
 }
 
@@ -32,7 +44,7 @@ function toBody(err: FastifyError & { validation?: unknown[]; validationContext?
     const error = first ? `Invalid ${err.validationContext ?? 'request'}: ${first.field} ${first.message}` : 'Invalid request';
     return { status: 400, body: { error, code: 'validation_failed', details } };
   }
-  const db = fromDatabase(err as { code?: string });
+  const db = fromDatabase(err);
   if (db) return { status: db.status, body: { error: db.message, code: db.code } };
   const byFastifyCode: Record<string, ErrorCode> = {
     FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
@@ -63,5 +75,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
   app.setNotFoundHandler((request, reply) => {
     return reply.status(404).send({ error: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'route_not_found' });
+  });
+}
+
+/** Refuses, on every route, input no field may carry (input-guard.ts), before validation and before any work. */
+export function guardInput(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    for (const [context, value] of [['params', request.params], ['querystring', request.query], ['body', request.body]] as const) {
+      const problem = findInputProblem(value);
+      if (!problem) continue;
+      const field = problem.field || context;
+      throw new AppError('validation_failed', `Invalid ${context}: ${field} ${problem.message}`, { details: [{ field, message: problem.message }] });
+    }
   });
 }

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rows, type Db, type Tx } from '../db/client.ts';
 import { AppError } from '../errors.ts';
+import { MAX_BODY_DEPTH } from './input-guard.ts';
 
 const TTL_MS = 24 * 60 * 60 * 1000;
 /** A claim with no response after this long belongs to a request that died (crash, timeout): it may be retaken. */
@@ -10,11 +11,15 @@ const ABANDONED_MS = 60_000;
 
 export type Within<T> = (tx: Tx, result: T) => Promise<void>;
 
-/** JSON with sorted keys, so the same body in another key order is the same request. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+/**
+ * JSON with sorted keys, so the same body in another key order is the same request. Bodies reach here after the
+ * input guard capped their depth; the bound here keeps the recursion safe for any other caller.
+ */
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (depth > MAX_BODY_DEPTH) throw new AppError('validation_failed', `The body nests deeper than ${MAX_BODY_DEPTH} levels`);
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -18,3 +18,9 @@ export function errors(...statuses: number[]): Record<number, typeof ErrorBody> 
 export const IdParams = Type.Object({ id: Uuid });
 
 export const Ok = Type.Object({ ok: Type.Boolean() });
+
+/** A name that is not blank once trimmed (`pattern` needs one non-space character). */
+export const NonBlankName = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+
+/** Paging: a page of at most 100 rows from at most a million rows in (a deeper offset is a bug, not a page). */
+export const Offset = Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 });
