@@ -145,7 +145,10 @@ describe('hostile input on every route of /openapi.json', () => {
           ...(body !== undefined ? { payload: body } : {}),
         });
         const what = `${method} ${url.slice(0, 150)} ${String(body).slice(0, 150)} → ${res.statusCode} ${res.body.slice(0, 150)}`;
-        if (res.statusCode >= 500) failures.push(what);
+        // 503 service_unavailable names a dependency that is down (here: no ESME bound to the built-in SMSC, as
+        // this app runs no workers), not a defect; every other 5xx is one.
+        const dependencyDown = res.statusCode === 503 && res.json<{ code?: string }>().code === 'service_unavailable';
+        if (res.statusCode >= 500 && !dependencyDown) failures.push(what);
         // A refusal commits nothing. Some hostile values are valid input (a campaign name in any script): what a
         // success did is the new baseline.
         if (method !== 'GET') {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, errorStatus, type ErrorCode } from '../errors.ts';
 import { findInputProblem } from './input-guard.ts';
+import { sqlStateOf } from '../db/sql-state.ts';
 
 interface ErrorBody {
   error: string;
@@ -15,17 +16,10 @@ function fieldOf(instancePath: string, params: Record<string, unknown>, context:
   return field || context || 'body';
 }
 
-/** The SQLSTATE of a database error, whether it arrives bare (pg, PGlite) or wrapped by Drizzle (DrizzleQueryError keeps the driver's error as `cause`). */
-function sqlState(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, hops = 0; e && hops < 5; e = e.cause as typeof e, hops += 1) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
-}
-
 // Postgres constraint errors that reach here mean a race the service did not turn into an AppError itself.
 function fromDatabase(err: unknown): AppError | null {
-  const code = sqlState(err);
+  // Drizzle wraps the driver's error (DrizzleQueryError): sqlStateOf looks through `.cause`.
+  const code = sqlStateOf(err);
   if (code === '23505') return new AppError('conflict', 'A record with these values already exists');
   if (code === '22P02' || code === '22003') return new AppError('validation_failed', 'A value is out of range');
   // Text PostgreSQL cannot store (NUL, invalid UTF-8): the input guard refuses it first; this is the backstop.
