@@ -127,7 +127,7 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
   });
   const dispatcher = createDispatcher({
     db: services.db, carrier: link, signal: services.signals.queued, receipts: services.receipts,
-    window: config.smpp.window, logger: log.child({ role: 'dispatcher' }),
+    onEvents: () => services.signals.webhooks.raise(), window: config.smpp.window, logger: log.child({ role: 'dispatcher' }),
   });
   await dispatcher.start();
   const sweep = every(PARKED_SWEEP_MS, () => Promise.all([

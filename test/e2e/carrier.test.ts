@@ -80,7 +80,8 @@ describe('sending through the built-in SMSC', () => {
     expect(send.credits_used).toBe(2);
     expect(view.message.status).toBe('failed');
     expect(view.message.sent_at).toBeNull();
-    expect(view.delivery_receipt).toBeNull();
+    // It ends with a `rejected` receipt carrying the SMSC's reason (issue 9, item 11).
+    expect(view.delivery_receipt).toEqual({ status: 'rejected', received_at: expect.stringMatching(/Z$/), error_code: expect.any(String) });
     const ledger = await until(
       () => rows<{ kind: string; delta: number; balance_after: number }>(t.services.db, sql`
         select kind, delta, balance_after from credit_ledger where message_id = ${id} order by created_at, kind desc`),

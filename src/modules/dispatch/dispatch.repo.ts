@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { changeCredits } from '../credits/ledger.repo.ts';
+import { endWithoutReceipt } from '../receipts/end-without-receipt.ts';
 
 // The dispatcher's queue is the messages table itself: status 'queued' rows whose next_attempt_at has come.
 // These statements serve every account at once (the queue is global), so unlike tenant queries they are keyed
@@ -90,7 +91,8 @@ export async function recordSent(db: Executor, items: SentRecord[]): Promise<Set
 
 /**
  * The SMSC refused the message for good, or it ran out of attempts: failed, and its credits come back with a
- * refund ledger row in the same transaction (it never left). False when the claim was no longer ours.
+ * refund ledger row in the same transaction (it never left). It ends with a `rejected` delivery_receipt and its
+ * message.dlr event, also in that transaction. False when the claim was no longer ours.
  */
 export async function failAndRefund(db: Executor, c: Claimed, errorCode: string): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -100,6 +102,7 @@ export async function failAndRefund(db: Executor, c: Claimed, errorCode: string)
       returning id`);
     if (failed.length === 0) return false;
     await changeCredits(tx, { accountId: c.accountId, delta: c.credits, kind: 'refund', messageId: c.id, campaignId: c.campaignId });
+    await endWithoutReceipt(tx, { messageId: c.id, status: 'rejected', errorCode });
     return true;
   });
 }

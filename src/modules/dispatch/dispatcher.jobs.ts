@@ -25,6 +25,8 @@ export interface DispatcherDeps {
     submitted?(smscIds: string[]): void;
     recorded?(smscIds: string[]): void;
   };
+  /** Wakes the webhook worker after a message failed at submit (its message.dlr `rejected` event is recorded). */
+  onEvents?: () => void;
   /** Submits in flight at once (SMPP_WINDOW): the carrier's own window is the real limit, this keeps it fed. */
   window: number;
   /** How long a claim is held. Longer than the slowest submit, or a live worker's message would be reclaimed. */
@@ -152,6 +154,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
     if (result.permanent || shouldGiveUp(c.attempts, c.createdAt, new Date(), policy)) {
       const ours = await failAndRefund(db, c, result.errorCode);
+      if (ours) deps.onEvents?.();
       logger.info({ id: c.id, errorCode: result.errorCode, permanent: result.permanent, attempts: c.attempts, refunded: ours }, 'dispatcher: message failed at submit');
       return;
     }
