@@ -29,7 +29,17 @@ export interface Config {
   optoutLinkBase: string;
   /** Where people reach this service (PUBLIC_URL): invite links start with it; https:// also marks cookies Secure. */
   publicUrl: string;
-  webhook: { retryDelays: number[]; timeoutMs: number; allowPrivate: boolean };
+  webhook: {
+    retryDelays: number[];
+    timeoutMs: number;
+    allowPrivate: boolean;
+    /** WEBHOOK_HEADER_PREFIXES: each prefix P sends P-Event, P-Delivery and P-Signature (default X-Service,X-Texto). */
+    headerPrefixes: string[];
+  };
+  /** CREDIT_PRICE_CENTS: what one credit costs; dedicated numbers' monthly dollar prices are charged in credits at it. */
+  creditPriceCents: number;
+  /** MAX_NUMBERS: most dedicated numbers an account may hold, unless the operator set its own max_numbers. */
+  maxNumbers: number;
   secretKey: string | null;
   retentionDays: number;
   rateLimit: { rps: number; concurrency: number };
@@ -128,7 +138,17 @@ export function loadConfig(env: Env = process.env): Config {
       retryDelays: retryDelays.map(Number),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1, 600_000),
       allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', embedded),
+      headerPrefixes: (() => {
+        const raw = str(env, 'WEBHOOK_HEADER_PREFIXES') ?? 'X-Service,X-Texto';
+        const list = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
+        if (list.length === 0 || list.some((p) => !/^[A-Za-z][A-Za-z0-9-]{0,40}$/.test(p))) {
+          throw new ConfigError(`WEBHOOK_HEADER_PREFIXES must be comma-separated header name prefixes such as X-Service,X-Texto; got "${raw}"`);
+        }
+        return list;
+      })(),
     },
+    creditPriceCents: int(env, 'CREDIT_PRICE_CENTS', 3, 1, 1_000_000),
+    maxNumbers: int(env, 'MAX_NUMBERS', 5, 0, 100_000),
     secretKey: str(env, 'TASMAN_SECRET_KEY'),
     retentionDays: int(env, 'RETENTION_DAYS', 90, 1, 36_500),
     rateLimit: {

@@ -6,11 +6,13 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile, type TestAccount } from '../support/factories.ts';
 import { startReceiver, type Receiver, type ReceiverOptions } from '../support/webhook-receiver.ts';
+import { clientVerify, expectVerifiedEveryWay, standardVerifies } from '../support/webhook-verify.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { recordEvent, type WebhookEvent } from '../../src/modules/webhooks/outbox.ts';
 import { startWebhookWorker } from '../../src/modules/webhooks/webhooks.jobs.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { uuidv7 } from '../../src/platform/ids.ts';
 
 // Short enough to test timeouts quickly, long enough that a loaded test machine does not time out a fast receiver.
 const TIMEOUT_MS = 2000;
@@ -91,22 +93,26 @@ describe('delivery', () => {
     expect(JSON.parse(req!.body)).toEqual(body);
     const signature = req!.headers['x-service-signature'] as string;
     expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
-    expect(await verify(secret, req!.body, signature)).toBe(true);
+    await expectVerifiedEveryWay(req!, secret);
 
     const d = await settled(a, id!);
     expect(d).toMatchObject({ status: 'delivered', attempt_count: 1 });
     expect(d.attempts).toEqual([{ attempted_at: expect.stringMatching(/Z$/), status_code: 200, error: null, duration_ms: expect.any(Number) }]);
   });
 
-  it('sends no signature header before the first rotation', async () => {
+  it('sends no signature header from an endpoint saved before secrets came with PUT, until its first rotation', async () => {
     const r = await receiver();
     const a = await createAccount(t.app);
     await configure(a, r.url, { kind: 'inbound', sign: false });
+    await t.services.db.execute(sql`update webhook_endpoints set secret_sealed = null where account_id = ${a.accountId}`);
     const id = await emit(a, { event: 'message.inbound' }, 'message.inbound');
     const [req] = await r.waitFor(1);
     expect(req!.headers['x-service-event']).toBe('message.inbound');
     expect(req!.headers['x-service-delivery']).toBe(id);
     expect(req!.headers['x-service-signature']).toBeUndefined();
+    expect(req!.headers['x-texto-signature']).toBeUndefined();
+    expect(req!.headers['webhook-signature']).toBeUndefined();
+    expect(req!.headers['webhook-id']).toBe(id);
   });
 
   it('fail, fail, succeed: three attempts on the schedule, one delivery id, identical signed bytes', async () => {
@@ -120,7 +126,7 @@ describe('delivery', () => {
     expect(new Set(reqs.map((q) => q.headers['x-service-delivery']))).toEqual(new Set([id]));
     for (const q of reqs) {
       expect(q.rawBody.equals(reqs[0]!.rawBody)).toBe(true);
-      expect(await verify(secret, q.body, q.headers['x-service-signature'] as string)).toBe(true);
+      await expectVerifiedEveryWay(q, secret);
     }
     // Waits follow WEBHOOK_RETRY_DELAYS (0.05 s then 0.1 s, ±10 % jitter): lower bounds only.
     const [r1, r2, r3] = reqs.map((q) => q.receivedAt.getTime());
@@ -181,21 +187,47 @@ describe('delivery', () => {
     expect(target.requests).toHaveLength(0);
   });
 
-  it('rotation: the new secret signs later deliveries and the old one stops verifying', async () => {
+  it('rotation: X-…-Signature switches at once; webhook-signature carries both secrets for 24 hours', async () => {
     const r = await receiver();
     const a = await createAccount(t.app);
     const oldSecret = (await configure(a, r.url))!;
     await emit(a, { n: 1 });
     const [first] = await r.waitFor(1);
-    expect(await verify(oldSecret, first!.body, first!.headers['x-service-signature'] as string)).toBe(true);
+    await expectVerifiedEveryWay(first!, oldSecret);
 
     const newSecret = (await call(t.app, a.apiKey, 'POST', '/webhooks/delivery')).body.secret as string;
     expect(newSecret).not.toBe(oldSecret);
     await emit(a, { n: 2 });
     const [, second] = await r.waitFor(2);
+    await expectVerifiedEveryWay(second!, newSecret);
     const sig = second!.headers['x-service-signature'] as string;
-    expect(await verify(newSecret, second!.body, sig)).toBe(true);
     expect(await verify(oldSecret, second!.body, sig)).toBe(false);
+    expect(clientVerify(oldSecret, second!.rawBody, second!.headers['x-texto-signature'])).toBe(false);
+    // No gap: a receiver still holding the old secret accepts the Standard Webhooks signature.
+    expect((second!.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
+    expect(standardVerifies(second!, oldSecret)).toBe(true);
+
+    // 24 hours later (the overlap's end, moved into the past) only the new secret signs.
+    await t.services.db.execute(sql`
+      update webhook_endpoints set previous_secret_until = now() - interval '1 second' where account_id = ${a.accountId}`);
+    await emit(a, { n: 3 });
+    const [, , third] = await r.waitFor(3);
+    await expectVerifiedEveryWay(third!, newSecret);
+    expect((third!.headers['webhook-signature'] as string).split(' ')).toHaveLength(1);
+    expect(standardVerifies(third!, oldSecret)).toBe(false);
+  });
+
+  it('the secret from the creating PUT signs every header; the header prefixes carry the same values', async () => {
+    const r = await receiver();
+    const a = await createAccount(t.app);
+    const put = await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: r.url, enabled: true });
+    const secret = (put.body.delivery_receipt as { secret: string }).secret;
+    const id = await emit(a, { n: 'put' });
+    const [req] = await r.waitFor(1);
+    await expectVerifiedEveryWay(req!, secret);
+    expect(req!.headers['x-texto-event']).toBe('message.dlr');
+    expect(req!.headers['x-texto-delivery']).toBe(id);
+    expect(Math.abs(Number(req!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
   });
 
   it('uses the separate inbound secret for message.inbound', async () => {
@@ -207,8 +239,9 @@ describe('delivery', () => {
     const [req] = await r.waitFor(1);
     expect(req!.path).toBe('/in');
     const sig = req!.headers['x-service-signature'] as string;
-    expect(await verify(inboundSecret, req!.body, sig)).toBe(true);
+    await expectVerifiedEveryWay(req!, inboundSecret);
     expect(await verify(dlrSecret, req!.body, sig)).toBe(false);
+    expect(standardVerifies(req!, dlrSecret)).toBe(false);
   });
 
   it('a disabled endpoint sends nothing: no event is recorded, and one disabled before sending fails unsent', async () => {
@@ -297,6 +330,58 @@ describe('delivery', () => {
   });
 });
 
+describe('auto-disable', () => {
+  /** Finished deliveries in the log, as if they had happened: created `hoursAgo` and finished then. */
+  async function history(a: TestAccount, n: number, opts: { status: 'failed' | 'delivered'; hoursAgo: number }) {
+    for (let i = 0; i < n; i++) {
+      await t.services.db.execute(sql`
+        insert into webhook_deliveries (id, account_id, event, message_id, body, status, attempts, created_at, completed_at)
+        values (${uuidv7()}, ${a.accountId}, 'message.dlr', ${MESSAGE_ID}, '{}', ${opts.status}, 3,
+                now() - ${opts.hoursAgo} * interval '1 hour', now() - ${opts.hoursAgo} * interval '1 hour' + ${i} * interval '1 second')`);
+    }
+  }
+
+  it('an endpoint whose last 50 deliveries over at least 24 hours all failed is disabled with a reason; PUT enables it', async () => {
+    const r = await receiver(() => ({ status: 500 }));
+    const a = await createAccount(t.app);
+    expect((await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: r.url, enabled: true })).status).toBe(200);
+    await history(a, 49, { status: 'failed', hoursAgo: 25 });
+    const id = await emit(a, { n: 50 });
+    expect((await settled(a, id!)).status).toBe('failed');
+    let config = (await call(t.app, a.apiKey, 'GET', '/webhooks')).body;
+    for (let i = 0; i < 100 && (config.delivery_receipt as Json).enabled; i++) {
+      await sleep(20);
+      config = (await call(t.app, a.apiKey, 'GET', '/webhooks')).body;
+    }
+    expect(config.delivery_receipt).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining('50 deliveries') });
+    // Disabled: nothing more is recorded.
+    expect(await emit(a, { n: 51 })).toBeNull();
+    // PUT without `enabled` turns it back on and clears the reason.
+    const again = await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: r.url });
+    expect(again.body.delivery_receipt).toMatchObject({ enabled: true, disabled_reason: null });
+    expect(again.body.delivery_receipt).not.toHaveProperty('secret');
+  });
+
+  it('is not disabled by 50 failures within a shorter span, or when one of the last 50 succeeded', async () => {
+    const r = await receiver(() => ({ status: 500 }));
+    for (const seed of [
+      async (a: TestAccount) => history(a, 49, { status: 'failed', hoursAgo: 1 }),
+      async (a: TestAccount) => {
+        await history(a, 1, { status: 'delivered', hoursAgo: 30 });
+        await history(a, 48, { status: 'failed', hoursAgo: 26 });
+      },
+    ]) {
+      const a = await createAccount(t.app);
+      await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: r.url, enabled: true });
+      await seed(a);
+      const id = await emit(a, { last: true });
+      expect((await settled(a, id!)).status).toBe('failed');
+      await sleep(100);
+      expect((await call(t.app, a.apiKey, 'GET', '/webhooks')).body.delivery_receipt).toMatchObject({ enabled: true, disabled_reason: null });
+    }
+  });
+});
+
 describe('sharing the queue', () => {
   it('two workers on one database: every event attempted, no delivery ever attempted by both at once', async () => {
     const r = await receiver();
@@ -350,12 +435,29 @@ describe('end to end through the built-in SMSC', () => {
     expect(sent.status).toBe(200);
     const [req] = await r.waitFor(1, 15_000);
     expect(req!.headers['x-service-event']).toBe('message.dlr');
-    expect(await verify(secret, req!.body, req!.headers['x-service-signature'] as string)).toBe(true);
+    await expectVerifiedEveryWay(req!, secret);
     const got = await call(t.app, a.apiKey, 'GET', `/message/${String(sent.body.message_id)}`);
     expect(JSON.parse(req!.body)).toEqual(got.body);
     expect(got.body).toMatchObject({ message: { status: 'delivered' }, delivery_receipt: { status: 'delivered' } });
     const d = await settled(a, req!.headers['x-service-delivery'] as string);
     expect(d.status).toBe('delivered');
+  });
+
+  it('a message the SMSC refuses at submit ends with message.dlr: delivery_receipt rejected, with the error code', async () => {
+    const r = await receiver();
+    const a = await createAccount(t.app);
+    const secret = (await configure(a, r.url))!;
+    const refused = `+61412${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}996`;
+    const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: refused, message: 'Never leaves' });
+    expect(sent.status).toBe(200);
+    const [req] = await r.waitFor(1, 15_000);
+    await expectVerifiedEveryWay(req!, secret);
+    const got = await call(t.app, a.apiKey, 'GET', `/message/${String(sent.body.message_id)}`);
+    expect(JSON.parse(req!.body)).toEqual(got.body);
+    expect(got.body).toMatchObject({
+      message: { status: 'failed', sent_at: null },
+      delivery_receipt: { status: 'rejected', received_at: expect.stringMatching(/Z$/), error_code: expect.stringMatching(/.+/) },
+    });
   });
 
   it('an injected reply → message.inbound; STOP → is_optout, already on /optouts when it arrives', async () => {
@@ -379,7 +481,7 @@ describe('end to end through the built-in SMSC', () => {
     expect((await admin(t.app, 'POST', '/admin/simulator/inbound', { from: customer, to: SHARED_AU, text: 'Yes please' })).status).toBe(200);
     const [reply] = await r.waitFor(1, 15_000);
     expect(reply!.headers['x-service-event']).toBe('message.inbound');
-    expect(await verify(secret, reply!.body, reply!.headers['x-service-signature'] as string)).toBe(true);
+    await expectVerifiedEveryWay(reply!, secret);
     expect(JSON.parse(reply!.body)).toEqual({
       event: 'message.inbound', message_id: expect.stringMatching(/^[0-9a-f-]{36}$/), from: customer, to: SHARED_AU,
       body: 'Yes please', received_at: expect.stringMatching(/Z$/), in_reply_to: sent.body.message_id, is_optout: false,
@@ -388,6 +490,7 @@ describe('end to end through the built-in SMSC', () => {
     expect((await admin(t.app, 'POST', '/admin/simulator/inbound', { from: customer, to: SHARED_AU, text: 'stop' })).status).toBe(200);
     const [, stop] = await r.waitFor(2, 15_000);
     expect(JSON.parse(stop!.body)).toMatchObject({ event: 'message.inbound', from: customer, body: 'stop', is_optout: true });
+    await expectVerifiedEveryWay(stop!, secret);
     // The receiver read /optouts before answering; once the delivery is recorded as delivered, it has answered.
     expect((await settled(a, stop!.headers['x-service-delivery'] as string)).status).toBe('delivered');
     expect(optoutsSeen).toEqual({ optouts: [expect.objectContaining({ number: customer, source: 'keyword' })] });

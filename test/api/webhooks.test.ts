@@ -43,21 +43,31 @@ describe('webhook configuration', () => {
     const a = await createAccount(t.app);
     const put = await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: 'https://hooks.example.com/dlr', enabled: true });
     expect(put.status).toBe(200);
+    // Secure by default: the secret is generated with the endpoint and shown once, here.
+    const secretPattern = expect.stringMatching(/^whsec_[A-Za-z0-9+/]{44}$/);
     expect(put.body).toEqual({
-      delivery_receipt: { url: 'https://hooks.example.com/dlr', enabled: true, signing_enabled: false, created_at: iso, updated_at: iso },
+      delivery_receipt: {
+        url: 'https://hooks.example.com/dlr', enabled: true, signing_enabled: true, disabled_reason: null,
+        created_at: iso, updated_at: iso, secret: secretPattern,
+      },
     });
     const inbound = await call(t.app, a.apiKey, 'PUT', '/webhooks/inbound', { url: 'https://hooks.example.com/in', enabled: false });
     expect(inbound.body).toEqual({
-      inbound: { url: 'https://hooks.example.com/in', enabled: false, signing_enabled: false, created_at: iso, updated_at: iso },
+      inbound: {
+        url: 'https://hooks.example.com/in', enabled: false, signing_enabled: true, disabled_reason: null,
+        created_at: iso, updated_at: iso, secret: secretPattern,
+      },
     });
+    expect((inbound.body.inbound as { secret: string }).secret).not.toBe((put.body.delivery_receipt as { secret: string }).secret);
     expect((await call(t.app, a.apiKey, 'GET', '/webhooks')).body).toEqual({
-      delivery_receipt: { url: 'https://hooks.example.com/dlr', enabled: true, signing_enabled: false },
-      inbound: { url: 'https://hooks.example.com/in', enabled: false, signing_enabled: false },
+      delivery_receipt: { url: 'https://hooks.example.com/dlr', enabled: true, signing_enabled: true, disabled_reason: null },
+      inbound: { url: 'https://hooks.example.com/in', enabled: false, signing_enabled: true, disabled_reason: null },
     });
 
     const changed = await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: 'https://hooks.example.com/v2', enabled: false });
     const detail = changed.body.delivery_receipt as Record<string, string>;
     expect(detail).toMatchObject({ url: 'https://hooks.example.com/v2', enabled: false });
+    expect(detail).not.toHaveProperty('secret');
     expect(detail.created_at).toBe((put.body.delivery_receipt as Record<string, string>).created_at);
     expect(Date.parse(detail.updated_at!)).toBeGreaterThanOrEqual(Date.parse(detail.created_at!));
     // enabled omitted: true on create, unchanged on update
@@ -133,17 +143,19 @@ describe('secret rotation', () => {
     const a = await createAccount(t.app);
     await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: 'https://hooks.example.com/dlr', enabled: true });
     await call(t.app, a.apiKey, 'PUT', '/webhooks/inbound', { url: 'https://hooks.example.com/in', enabled: true });
+    // An endpoint saved before secrets came with PUT: no secret until the first rotation.
+    await t.services.db.execute(sql`update webhook_endpoints set secret_sealed = null where account_id = ${a.accountId} and kind = 'inbound'`);
     // Bodyless POST without Content-Type, as the client libraries send it.
     const first = await t.app.inject({ method: 'POST', url: '/webhooks/delivery', headers: { authorization: `Bearer ${a.apiKey}` } });
     expect(first.statusCode).toBe(200);
     const secret = first.json().secret as string;
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(Buffer.from(secret.slice(6), 'base64url')).toHaveLength(32);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{44}$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(33);
 
     const config = (await call(t.app, a.apiKey, 'GET', '/webhooks')).body;
     expect(config).toEqual({
-      delivery_receipt: { url: 'https://hooks.example.com/dlr', enabled: true, signing_enabled: true },
-      inbound: { url: 'https://hooks.example.com/in', enabled: true, signing_enabled: false },
+      delivery_receipt: { url: 'https://hooks.example.com/dlr', enabled: true, signing_enabled: true, disabled_reason: null },
+      inbound: { url: 'https://hooks.example.com/in', enabled: true, signing_enabled: false, disabled_reason: null },
     });
     expect(JSON.stringify(config)).not.toContain(secret.slice(6));
 
@@ -156,7 +168,7 @@ describe('secret rotation', () => {
     const inbound = await call(t.app, a.apiKey, 'POST', '/webhooks/inbound');
     const second = await call(t.app, a.apiKey, 'POST', '/webhooks/delivery');
     expect(new Set([secret, inbound.body.secret, second.body.secret]).size).toBe(3);
-    // PUT responses never carry the secret.
+    // A PUT on an endpoint that has a secret never carries it.
     const put = await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: 'https://hooks.example.com/dlr', enabled: true });
     expect(JSON.stringify(put.body)).not.toContain('whsec_');
     expect(put.body.delivery_receipt).toMatchObject({ signing_enabled: true });

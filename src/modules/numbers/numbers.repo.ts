@@ -19,16 +19,20 @@ export interface GroupNumberRow extends NumberRow {
 export async function listGroupNumbers(db: Executor, parentId: string): Promise<GroupNumberRow[]> {
   const list = await rows<{
     id: string; number: string; country: string; price_monthly: string | number; account_id: string;
-    created_at: Date | string; assigned_at: Date | string | null; business_name: string;
+    created_at: Date | string; assigned_at: Date | string | null; business_name: string; label: string | null;
+    paid_until: Date | string | null; unpaid_since: Date | string | null;
   }>(db, sql`
-    select n.id, n.number, n.country, n.price_monthly, n.account_id, n.created_at, n.assigned_at, a.business_name
+    select n.id, n.number, n.country, n.price_monthly, n.account_id, n.created_at, n.assigned_at, a.business_name,
+           n.label, n.paid_until, n.unpaid_since
     from numbers n join accounts a on a.id = n.account_id
     where a.id = ${parentId} or (a.parent_id = ${parentId} and a.account_status <> 'closed')
     order by n.number`);
   return list.map((r) => ({
     id: r.id, number: r.number, country: r.country, priceMonthly: Number(r.price_monthly), accountId: r.account_id,
     createdAt: new Date(r.created_at), assignedAt: r.assigned_at === null ? null : new Date(r.assigned_at),
-    businessName: r.business_name,
+    businessName: r.business_name, label: r.label,
+    paidUntil: r.paid_until === null ? null : new Date(r.paid_until),
+    unpaidSince: r.unpaid_since === null ? null : new Date(r.unpaid_since),
   }));
 }
 

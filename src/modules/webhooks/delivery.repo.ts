@@ -21,6 +21,8 @@ export type ClaimedDelivery = {
   url: string | null;
   enabled: boolean | null;
   secretSealed: Uint8Array | null;
+  /** The secret before the last rotation, while it still signs webhook-signature (24 h), else null. */
+  previousSecretSealed: Uint8Array | null;
 };
 
 export type ClaimInput = {
@@ -68,12 +70,15 @@ export async function claimDue(db: Executor, input: ClaimInput): Promise<Claimed
       and e.kind = case picked.event when 'message.dlr' then 'delivery_receipt' else 'inbound' end
     where d.id = picked.id
     returning d.id, d.account_id as "accountId", d.event, d.body, d.attempts, d.lease_until::text as lease,
-              e.url, e.enabled, e.secret_sealed as "secretSealed"`);
+              e.url, e.enabled, e.secret_sealed as "secretSealed",
+              case when e.previous_secret_until > now() then e.previous_secret_sealed end as "previousSecretSealed"`);
   return found;
 }
 
 export type AttemptOutcome = {
   id: string;
+  /** Whose delivery this is (the auto-disable check after a final failure). */
+  endpoint: { accountId: string; event: WebhookEvent };
   lease: string;
   attemptId: string;
   attemptedAt: Date;
@@ -116,4 +121,36 @@ export async function completeAttempts(db: Executor, outcomes: AttemptOutcome[])
     )
     insert into webhook_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)
     select attempt_id, id, attempted_at, status_code, error, duration_ms from input`);
+}
+
+/**
+ * Auto-disable: of the given endpoints, switches off each one whose last `window` finished deliveries all failed
+ * and span at least `minSpanMs` (from the oldest one's creation to the newest one's end), so a burst of failures
+ * in a short outage never disables anything. Returns the endpoints it disabled.
+ */
+export async function disableFailing(
+  db: Executor, endpoints: Array<{ accountId: string; event: WebhookEvent }>, rule: { window: number; minSpanMs: number; reason: string },
+): Promise<Array<{ accountId: string; kind: string }>> {
+  if (endpoints.length === 0) return [];
+  const unique = [...new Map(endpoints.map((e) => [endpointKey(e.accountId, e.event), { account_id: e.accountId, event: e.event }])).values()];
+  return rows<{ accountId: string; kind: string }>(db, sql`
+    with e as (
+      select * from jsonb_to_recordset(${JSON.stringify(unique)}::jsonb) as x(account_id uuid, event text)
+    ), recent as (
+      select e.account_id, e.event, l.status, l.created_at, l.completed_at
+      from e cross join lateral (
+        select d.status, d.created_at, d.completed_at from webhook_deliveries d
+        where d.account_id = e.account_id and d.event = e.event and d.status <> 'pending'
+        order by d.completed_at desc limit ${rule.window}) l
+    ), verdict as (
+      select account_id, event from recent group by account_id, event
+      having count(*) = ${rule.window} and bool_and(status = 'failed')
+         and max(completed_at) - min(created_at) >= ${rule.minSpanMs} * interval '1 millisecond'
+    )
+    update webhook_endpoints w
+    set enabled = false, disabled_reason = ${rule.reason}, disabled_at = now(), updated_at = now()
+    from verdict v
+    where w.account_id = v.account_id and w.enabled
+      and w.kind = case v.event when 'message.dlr' then 'delivery_receipt' else 'inbound' end
+    returning w.account_id as "accountId", w.kind`);
 }

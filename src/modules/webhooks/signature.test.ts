@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { verify as octokitVerify, sign as octokitSign } from '@octokit/webhooks-methods';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateSecret, signBody, verifySignature } from './signature.ts';
+import { Webhook } from 'standardwebhooks';
+import { generateSecret, signBody, standardSignature, verifySignature } from './signature.ts';
 
 describe('signBody', () => {
   it('matches a known HMAC-SHA256 vector (RFC 4231 test case 2)', () => {
@@ -94,10 +95,10 @@ describe('verifySignature', () => {
 });
 
 describe('generateSecret', () => {
-  it('is whsec_ plus 32 random bytes in base64url', () => {
+  it('is whsec_ plus 33 random bytes in standard base64 without padding', () => {
     const s = generateSecret();
-    expect(s).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(Buffer.from(s.slice(6), 'base64url')).toHaveLength(32);
+    expect(s).toMatch(/^whsec_[A-Za-z0-9+/]{44}$/);
+    expect(Buffer.from(s.slice(6), 'base64')).toHaveLength(33);
   });
 
   it('does not repeat', () => {
@@ -109,5 +110,47 @@ describe('generateSecret', () => {
     const s = generateSecret();
     const manual = createHmac('sha256', s).update('x').digest('hex');
     expect(signBody(s, 'x')).toBe('sha256=' + manual);
+  });
+});
+
+describe('standardSignature (Standard Webhooks)', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it('is verified by the standardwebhooks package, for any body', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => {
+      const secret = generateSecret();
+      const body = JSON.stringify({ text });
+      const ts = now();
+      const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': standardSignature([secret], 'msg_1', ts, body) };
+      expect(new Webhook(secret).verify(body, headers)).toEqual({ text });
+    }), { numRuns: 20 });
+  });
+
+  it('carries one signature per secret, each accepted on its own', () => {
+    const [current, previous] = [generateSecret(), generateSecret()];
+    const ts = now();
+    const header = standardSignature([current, previous], 'id-1', ts, '{}');
+    expect(header.split(' ')).toHaveLength(2);
+    for (const secret of [current, previous]) {
+      expect(() => new Webhook(secret).verify('{}', { 'webhook-id': 'id-1', 'webhook-timestamp': String(ts), 'webhook-signature': header })).not.toThrow();
+    }
+    expect(() => new Webhook(generateSecret()).verify('{}', { 'webhook-id': 'id-1', 'webhook-timestamp': String(ts), 'webhook-signature': header })).toThrow();
+  });
+
+  it('binds the id and the timestamp (a replayed body under another id or time fails)', () => {
+    const secret = generateSecret();
+    const ts = now();
+    const header = standardSignature([secret], 'id-1', ts, '{}');
+    const wh = new Webhook(secret);
+    expect(() => wh.verify('{}', { 'webhook-id': 'id-2', 'webhook-timestamp': String(ts), 'webhook-signature': header })).toThrow();
+    expect(() => wh.verify('{}', { 'webhook-id': 'id-1', 'webhook-timestamp': String(ts + 1), 'webhook-signature': header })).toThrow();
+  });
+
+  it('accepts secrets made before this format (base64url)', () => {
+    const legacy = 'whsec_' + Buffer.alloc(32, 0xfb).toString('base64url');
+    const ts = now();
+    const header = standardSignature([legacy], 'id', ts, 'x');
+    const expected = createHmac('sha256', Buffer.alloc(32, 0xfb)).update(`id.${ts}.x`).digest('base64');
+    expect(header).toBe(`v1,${expected}`);
   });
 });

@@ -1,14 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Webhook signatures: `X-Service-Signature: sha256=<lower-case hex HMAC-SHA256 of the raw body bytes>`.
+ * Webhook signatures: `X-Service-Signature: sha256=<lower-case hex HMAC-SHA256 of the raw body bytes>` (the
+ * document's, repeated under every configured header prefix), and Standard Webhooks' `webhook-signature`.
  * The HMAC is always computed over the exact bytes sent; a string body is hashed as its UTF-8 encoding, which is
  * what goes on the wire, so signing the stored body text and posting it produce matching bytes.
  */
 
 const PREFIX = 'sha256=';
 const SECRET_PREFIX = 'whsec_';
-const SECRET_BYTES = 32;
+const SECRET_BYTES = 33;
 
 export function signBody(secret: string, body: string | Buffer): string {
   return PREFIX + createHmac('sha256', secret).update(body).digest('hex');
@@ -30,11 +31,33 @@ export function verifySignature(secret: string, body: string | Buffer, header: s
 }
 
 /**
- * A new signing secret: `whsec_` followed by 32 random bytes in base64url (43 characters, no padding).
- * The whole string, prefix included, is the HMAC key, exactly as shown to the client: receivers paste it into
- * their verifier and must not need to decode anything. The prefix makes a leaked secret easy to recognise
- * (secret scanners, logs).
+ * A new signing secret: `whsec_` followed by 33 random bytes in standard base64 (44 characters, no padding).
+ * Two readings of the one string, so a receiver needs one secret for every header:
+ * - the document's `sha256=` signature uses the whole string, prefix included, as the HMAC key, exactly as shown
+ *   to the client (the official libraries' READMEs do this);
+ * - Standard Webhooks (`webhook-signature`) uses the bytes the base64 after `whsec_` decodes to, which is what
+ *   the `standardwebhooks` packages do with a `whsec_` secret. Standard base64 (not base64url), and a byte count
+ *   divisible by 3 (no `=` padding), so every Standard Webhooks library decodes it.
+ * The prefix makes a leaked secret easy to recognise (secret scanners, logs).
  */
 export function generateSecret(): string {
-  return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64url');
+  return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');
+}
+
+/**
+ * The Standard Webhooks key of a secret: the bytes its base64 part decodes to. Secrets made before Standard
+ * Webhooks were base64url; Node's decoder reads both alphabets, so those keep working here too.
+ */
+function standardKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+}
+
+/**
+ * Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, with the timestamp in whole seconds.
+ * With several secrets (the 24 hours after a rotation) the header carries one signature per secret, separated
+ * by spaces, newest first; a receiver accepts the request when any of them matches its secret.
+ */
+export function standardSignature(secrets: readonly string[], id: string, timestampSec: number, body: string | Buffer): string {
+  const signed = Buffer.concat([Buffer.from(`${id}.${timestampSec}.`), typeof body === 'string' ? Buffer.from(body) : body]);
+  return secrets.map((s) => `v1,${createHmac('sha256', standardKey(s)).update(signed).digest('base64')}`).join(' ');
 }

@@ -3,10 +3,11 @@ import type { Db } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { QueueSignal } from '../../platform/jobs/signal.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { claimDue, completeAttempts, endpointKey, type AttemptOutcome, type ClaimedDelivery } from './delivery.repo.ts';
+import { claimDue, completeAttempts, disableFailing, endpointKey, type AttemptOutcome, type ClaimedDelivery } from './delivery.repo.ts';
 import { createWebhookSender, isDelivered, type PostResult, type WebhookSender } from './http-sender.ts';
 import { nextAttempt } from './schedule.ts';
-import { signBody } from './signature.ts';
+import { DEFAULT_HEADER_PREFIXES, webhookHeaders } from './headers.ts';
+import type { WebhookEvent } from './outbox.ts';
 
 /**
  * The webhook delivery worker. Invariants (README.md):
@@ -39,6 +40,10 @@ export type WebhookWorkerDeps = {
   retryDelays: readonly number[];
   /** WEBHOOK_TIMEOUT_MS; the lease outlives it. */
   timeoutMs: number;
+  /** WEBHOOK_HEADER_PREFIXES: the document's three headers are sent once under each (X-Service, X-Texto). */
+  headerPrefixes?: readonly string[];
+  /** Called with the endpoints whose deliveries just failed for good (the auto-disable check). */
+  onFailed?: (endpoints: Array<{ accountId: string; event: WebhookEvent }>) => Promise<void>;
   logger: Pick<Logger, 'warn' | 'error'>;
 } & WebhookWorkerOptions;
 
@@ -46,6 +51,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const concurrency = deps.concurrency ?? 256;
   const perEndpoint = deps.perEndpoint ?? 16;
   const leaseMs = deps.timeoutMs + 60_000;
+  const prefixes = deps.headerPrefixes ?? DEFAULT_HEADER_PREFIXES;
   const inflight = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let total = 0;
@@ -77,6 +83,10 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
           outcomes.unshift(...batch);
           await new Promise((r) => setTimeout(r, 1000));
           continue;
+        }
+        const failed = batch.filter((o) => o.status === 'failed').map((o) => o.endpoint);
+        if (failed.length > 0 && deps.onFailed) {
+          await deps.onFailed(failed).catch((err) => deps.logger.error({ err }, 'checking failing webhook endpoints failed'));
         }
         const earliest = batch.reduce<number | null>((min, o) => (o.nextAt && (min === null || o.nextAt.getTime() < min) ? o.nextAt.getTime() : min), null);
         if (earliest !== null) wakeAt(earliest);
@@ -169,6 +179,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
       const nextAt = delivered || !retry ? null : nextAttempt({ attemptsMade: row.attempts + 1, delays: deps.retryDelays, now: new Date() });
       return {
         id: row.id, lease: row.lease, attemptId: uuidv7(), attemptedAt, statusCode: result.statusCode,
+        endpoint: { accountId: row.accountId, event: row.event },
         error: result.error, durationMs: result.durationMs, nextAt,
         status: delivered ? 'delivered' : nextAt ? 'pending' : 'failed',
       };
@@ -178,19 +189,20 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     if (row.url === null || !row.enabled) {
       return finish({ statusCode: null, error: 'endpoint disabled; not sent', durationMs: 0 }, false);
     }
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      'X-Service-Event': row.event,
-      'X-Service-Delivery': row.id,
-    };
-    if (row.secretSealed !== null) {
-      try {
-        headers['X-Service-Signature'] = signBody(open(deps.secretKey, Buffer.from(row.secretSealed)), row.body);
-      } catch {
-        // Never send unsigned when signing is on: the receiver would reject it anyway, or worse, accept it.
-        return finish({ statusCode: null, error: 'signing secret cannot be decrypted (was TASMAN_SECRET_KEY changed?); not sent', durationMs: 0 });
-      }
+    let secrets: string[] = [];
+    try {
+      secrets = [row.secretSealed, row.previousSecretSealed]
+        .filter((s): s is Uint8Array => s !== null)
+        .map((s) => open(deps.secretKey, Buffer.from(s)));
+    } catch {
+      // Never send unsigned when signing is on: the receiver would reject it anyway, or worse, accept it.
+      return finish({ statusCode: null, error: 'signing secret cannot be decrypted (was TASMAN_SECRET_KEY changed?); not sent', durationMs: 0 });
     }
+    // The previous secret is only ever present beside a current one (rotation moves current to previous).
+    const headers = webhookHeaders({
+      prefixes, event: row.event, id: row.id, body: row.body, timestampSec: Math.floor(Date.now() / 1000),
+      secrets: row.secretSealed === null ? [] : secrets,
+    });
     return finish(await deps.sender.post(row.url, row.body, headers));
   }
 
@@ -231,12 +243,22 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   };
 }
 
+/**
+ * Auto-disable and tell: an endpoint whose last 50 finished deliveries all failed, over at least 24 hours, is
+ * switched off with this reason (GET /webhooks shows it); PUT turns it on again. docs/webhooks.md states the rule.
+ */
+export const AUTO_DISABLE = {
+  window: 50,
+  minSpanMs: 24 * 60 * 60 * 1000,
+  reason: 'Disabled automatically: the last 50 deliveries, over at least 24 hours, all failed. Fix the receiver, then PUT the endpoint to enable it again.',
+} as const;
+
 /** The webhook role (started by compose.ts): one sender and one worker per process. */
 export async function startWebhookWorker(deps: {
   db: Db;
   signal: QueueSignal;
   secretKey: Buffer;
-  webhook: { retryDelays: number[]; timeoutMs: number; allowPrivate: boolean };
+  webhook: { retryDelays: number[]; timeoutMs: number; allowPrivate: boolean; headerPrefixes?: string[] };
   logger: Pick<Logger, 'warn' | 'error'>;
   options?: WebhookWorkerOptions;
 }): Promise<() => Promise<void>> {
@@ -251,6 +273,12 @@ export async function startWebhookWorker(deps: {
   const worker = createWebhookWorker({
     db: deps.db, signal: deps.signal, sender, secretKey: deps.secretKey, retryDelays: deps.webhook.retryDelays,
     timeoutMs: deps.webhook.timeoutMs, logger: deps.logger, ...deps.options, perEndpoint, concurrency,
+    headerPrefixes: deps.webhook.headerPrefixes,
+    onFailed: async (endpoints) => {
+      for (const e of await disableFailing(deps.db, endpoints, AUTO_DISABLE)) {
+        deps.logger.warn({ account: e.accountId, kind: e.kind }, 'webhook endpoint disabled: its last 50 deliveries over 24 hours all failed');
+      }
+    },
   });
   await worker.start();
   return async () => {

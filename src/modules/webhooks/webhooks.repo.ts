@@ -10,12 +10,13 @@ export type EndpointRow = {
   url: string;
   enabled: boolean;
   signingEnabled: boolean;
+  disabledReason: string | null;
   createdAt: Date;
   updatedAt: Date;
 };
 
 const endpointColumns = sql`kind, url, enabled, secret_sealed is not null as "signingEnabled",
-  created_at as "createdAt", updated_at as "updatedAt"`;
+  disabled_reason as "disabledReason", created_at as "createdAt", updated_at as "updatedAt"`;
 
 const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 const toEndpoint = (r: EndpointRow): EndpointRow => ({ ...r, createdAt: asDate(r.createdAt), updatedAt: asDate(r.updatedAt) });
@@ -26,25 +27,41 @@ export async function listEndpoints(db: Executor, accountId: string): Promise<En
   return found.map(toEndpoint);
 }
 
-/** Creates the endpoint or changes its URL and switch; `enabled` undefined keeps the current value (true on create). */
+/**
+ * Creates the endpoint or changes its URL and switch. `enabled` undefined keeps the current value, except that an
+ * endpoint the service disabled (disabled_reason set) comes back on: a PUT is how a client re-enables it. Any PUT
+ * clears disabled_reason. `sealed` becomes the signing secret only when the endpoint has none (secure by default);
+ * `secretGenerated` says whether it did, so the caller returns the secret exactly once.
+ */
 export async function upsertEndpoint(
-  db: Executor, accountId: string, kind: WebhookKind, input: { url: string; enabled: boolean | undefined },
-): Promise<EndpointRow> {
-  const [row] = await rows<EndpointRow>(db, sql`
-    insert into webhook_endpoints (account_id, kind, url, enabled)
-    values (${accountId}, ${kind}, ${input.url}, ${input.enabled ?? true})
+  db: Executor, accountId: string, kind: WebhookKind, input: { url: string; enabled: boolean | undefined; sealed: Buffer },
+): Promise<EndpointRow & { secretGenerated: boolean }> {
+  const [row] = await rows<EndpointRow & { secretGenerated: boolean }>(db, sql`
+    insert into webhook_endpoints (account_id, kind, url, enabled, secret_sealed)
+    values (${accountId}, ${kind}, ${input.url}, ${input.enabled ?? true}, ${input.sealed})
     on conflict (account_id, kind) do update
       set url = excluded.url,
-          enabled = coalesce(${input.enabled ?? null}::boolean, webhook_endpoints.enabled),
+          enabled = coalesce(${input.enabled ?? null}::boolean,
+                             webhook_endpoints.enabled or webhook_endpoints.disabled_reason is not null),
+          disabled_reason = null,
+          disabled_at = null,
+          secret_sealed = coalesce(webhook_endpoints.secret_sealed, excluded.secret_sealed),
           updated_at = now()
-    returning ${endpointColumns}`);
-  return toEndpoint(row!);
+    returning ${endpointColumns}, secret_sealed = ${input.sealed} as "secretGenerated"`);
+  return { ...toEndpoint(row!), secretGenerated: row!.secretGenerated };
 }
 
-/** Replaces the sealed signing secret; null when the endpoint does not exist. */
-export async function setSealedSecret(db: Executor, accountId: string, kind: WebhookKind, sealed: Buffer): Promise<boolean> {
+/**
+ * Replaces the sealed signing secret; false when the endpoint does not exist. The secret it replaces keeps
+ * signing `webhook-signature` for `overlapMs` (rotation without a gap); `X-…-Signature` uses the new one at once.
+ */
+export async function setSealedSecret(db: Executor, accountId: string, kind: WebhookKind, sealed: Buffer, overlapMs: number): Promise<boolean> {
   const updated = await rows<{ kind: string }>(db, sql`
-    update webhook_endpoints set secret_sealed = ${sealed}, updated_at = now()
+    update webhook_endpoints
+    set previous_secret_sealed = secret_sealed,
+        previous_secret_until = case when secret_sealed is null then null
+                                     else now() + ${overlapMs} * interval '1 millisecond' end,
+        secret_sealed = ${sealed}, updated_at = now()
     where account_id = ${accountId} and kind = ${kind}
     returning kind`);
   return updated.length > 0;

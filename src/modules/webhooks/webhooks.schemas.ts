@@ -4,15 +4,15 @@ import { NullableTimestamp, Offset, Timestamp, Uuid } from '../../platform/http/
 export const EndpointView = Type.Object({
   url: Type.String(),
   enabled: Type.Boolean(),
-  signing_enabled: Type.Boolean({ description: 'true once a signing secret has been generated (POST rotates it)' }),
+  signing_enabled: Type.Boolean({ description: 'true once a signing secret exists (PUT creates one with the endpoint; POST rotates it)' }),
+  disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'why the service switched the endpoint off (every delivery failing); PUT enables it again' }),
 });
 
 export const EndpointDetail = Type.Object({
-  url: Type.String(),
-  enabled: Type.Boolean(),
-  signing_enabled: Type.Boolean(),
+  ...EndpointView.properties,
   created_at: Timestamp,
   updated_at: Timestamp,
+  secret: Type.Optional(Type.String({ description: 'The signing secret, generated when the endpoint is created (or had none), shown only in this response' })),
 });
 
 export const WebhookConfig = Type.Object({
@@ -29,7 +29,7 @@ export const SavedDeliveryEndpoint = Type.Object({ delivery_receipt: EndpointDet
 export const SavedInboundEndpoint = Type.Object({ inbound: EndpointDetail });
 
 export const RotatedSecret = Type.Object({
-  secret: Type.String({ description: 'The new signing secret, shown only in this response. The previous secret stops working at once.' }),
+  secret: Type.String({ description: 'The new signing secret, shown only in this response. X-…-Signature uses it at once; webhook-signature carries the previous secret too for 24 hours.' }),
 });
 
 export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);

@@ -23,8 +23,11 @@ export interface WebhookServiceDeps {
   onQueued: () => void;
 }
 
-export type EndpointView = { url: string; enabled: boolean; signing_enabled: boolean };
-export type EndpointDetail = EndpointView & { created_at: string; updated_at: string };
+export type EndpointView = { url: string; enabled: boolean; signing_enabled: boolean; disabled_reason: string | null };
+export type EndpointDetail = EndpointView & { created_at: string; updated_at: string; secret?: string };
+
+/** After a rotation the previous secret keeps signing webhook-signature this long (rotation without a gap). */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export type AttemptView = { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number };
 export type DeliveryView = {
@@ -45,7 +48,9 @@ const URL_ERROR: Record<UrlCheckCode, ErrorCode> = {
   private_address: 'webhook_url_not_public',
 };
 
-const view = (e: EndpointRow): EndpointView => ({ url: e.url, enabled: e.enabled, signing_enabled: e.signingEnabled });
+const view = (e: EndpointRow): EndpointView => ({
+  url: e.url, enabled: e.enabled, signing_enabled: e.signingEnabled, disabled_reason: e.disabledReason,
+});
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function toDeliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryView {
@@ -80,17 +85,23 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     const url = input.url.trim();
     const checked = await checkWebhookUrl(url, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
     if (!checked.ok) throw new AppError(URL_ERROR[checked.code], `The webhook URL is not allowed: ${checked.reason}`);
-    const row = await upsertEndpoint(db, actor.accountId, kind, { url, enabled: input.enabled });
-    return { ...view(row), created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
+    // Secure by default: an endpoint without a secret gets one now, returned once in this response.
+    const secret = generateSecret();
+    const row = await upsertEndpoint(db, actor.accountId, kind, { url, enabled: input.enabled, sealed: seal(deps.secretKey, secret) });
+    return {
+      ...view(row), created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
+      ...(row.secretGenerated ? { secret } : {}),
+    };
   }
 
   /**
-   * A new signing secret, returned once and stored only sealed. The previous secret stops working at once
-   * (no overlap window): deliveries already queued are signed with whatever secret is current when sent.
+   * A new signing secret, returned once and stored only sealed. `X-…-Signature` uses it at once; for 24 hours
+   * `webhook-signature` carries signatures with both the new and the previous secret, so receivers can switch
+   * without a gap. Deliveries already queued are signed with whatever secrets are current when sent.
    */
   async function rotateSecret(actor: Actor, kind: WebhookKind): Promise<{ secret: string }> {
     const secret = generateSecret();
-    const saved = await setSealedSecret(db, actor.accountId, kind, seal(deps.secretKey, secret));
+    const saved = await setSealedSecret(db, actor.accountId, kind, seal(deps.secretKey, secret), ROTATION_OVERLAP_MS);
     if (!saved) {
       const path = kind === 'delivery_receipt' ? '/webhooks/delivery' : '/webhooks/inbound';
       throw new AppError('webhook_not_configured', `Set the webhook URL with PUT ${path} before rotating its secret`);

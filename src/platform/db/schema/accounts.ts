@@ -25,6 +25,8 @@ export const accounts = pgTable('accounts', {
   optoutExempt: boolean('optout_exempt').notNull().default(false),
   inheritParentSenders: boolean('inherit_parent_senders').notNull().default(false),
   settings: jsonb('settings').notNull().default({}),
+  // operator setting: most dedicated numbers the account may hold; null means the service default (MAX_NUMBERS)
+  maxNumbers: integer('max_numbers'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   closedAt: ts('closed_at'),

@@ -149,8 +149,14 @@ export const numbers = pgTable('numbers', {
   accountId: uuid('account_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
   assignedAt: ts('assigned_at'),
+  // the holder's own name for it (POST /numbers/purchase label); cleared when the number returns to the pool
+  label: text('label'),
+  // rental: paid up to paid_until; unpaid_since starts the 7-day grace after a renewal could not be paid
+  paidUntil: ts('paid_until'),
+  unpaidSince: ts('unpaid_since'),
 }, (t) => [
   uniqueIndex('numbers_number_idx').on(t.number),
   index('numbers_account_idx').on(t.accountId, t.number),
   index('numbers_pool_idx').on(t.country, t.number).where(sql`${t.accountId} is null`),
+  index('numbers_renewal_idx').on(t.paidUntil).where(sql`${t.accountId} is not null`),
 ]);

@@ -12,6 +12,12 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   enabled: boolean('enabled').notNull().default(true),
   // AES-256-GCM sealed signing secret; null until the first rotation
   secretSealed: bytea('secret_sealed'),
+  // after a rotation the previous secret also signs webhook-signature until previous_secret_until (24 h)
+  previousSecretSealed: bytea('previous_secret_sealed'),
+  previousSecretUntil: ts('previous_secret_until'),
+  // set when the service switched the endpoint off (every delivery failing); PUT clears it
+  disabledReason: text('disabled_reason'),
+  disabledAt: ts('disabled_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.kind] })]);
@@ -34,6 +40,7 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
 }, (t) => [
   index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
   index('webhook_deliveries_account_idx').on(t.accountId, t.createdAt),
+  index('webhook_deliveries_finished_idx').on(t.accountId, t.event, t.completedAt).where(sql`${t.status} <> 'pending'`),
 ]);
 
 export const webhookAttempts = pgTable('webhook_attempts', {
