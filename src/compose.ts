@@ -12,6 +12,7 @@ import { loadOrCreateAdminToken } from './platform/admin-token.ts';
 import { createIdempotency } from './platform/http/idempotency.ts';
 import type { Authenticate } from './platform/http/auth.ts';
 import { createQueueSignal } from './platform/jobs/signal.ts';
+import { startPeriodic } from './platform/jobs/periodic.ts';
 import { loadOrCreateKey } from './platform/crypto/secret-box.ts';
 import { openCarrierLink, startSimulator, type SimulatorHandle } from './carrier/index.ts';
 import { UnstorableDeliveryError } from './carrier/carrier.ts';
@@ -90,12 +91,8 @@ const PARKED_SWEEP_MS = 10 * 60_000;
 const PARKED_RECEIPT_TTL_MS = 7 * 24 * 60 * 60_000;
 const IDEMPOTENCY_SWEEP_MS = 60_000;
 
-/** Runs `task` every `ms` (unref'd, errors logged); the returned stop clears it. */
-function every(ms: number, task: () => Promise<unknown>, logger: Logger, what: string): Stop {
-  const timer = setInterval(() => { task().catch((err: Error) => logger.warn({ err: err.message }, `${what} failed`)); }, ms);
-  timer.unref();
-  return async () => clearInterval(timer);
-}
+/** Runs `task` every `ms` on the worker loop (platform/jobs/periodic.ts); the returned stop waits for a run. */
+const every = (everyMs: number, run: () => Promise<unknown>, logger: Logger, name: string): Stop => startPeriodic({ name, everyMs, run, logger });
 
 /** A delivery the database can never store (a NUL in its text…) is refused for good, not resent every second. */
 const refuseUnstorable = <T>(handle: (item: T) => Promise<void>) => async (item: T): Promise<void> => {

@@ -25,7 +25,7 @@ async function sentMessage(ids: string[] = [smscId()], message = 'Hello') {
   const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message });
   const id = sent.body.message_id as string;
   const recorded = await recordSent(t.services.db, [{
-    id, attempts: 0, smscMessageId: ids[0]!, sentAt: new Date(), ...(ids.length > 1 ? { segmentIds: ids } : {}),
+    id, claim: null, smscMessageId: ids[0]!, sentAt: new Date(), ...(ids.length > 1 ? { segmentIds: ids } : {}),
   }]);
   expect(recorded.has(id)).toBe(true);
   return { a, id, ids };
@@ -104,7 +104,7 @@ describe('receipts', () => {
     const parked = await rows<{ receipt: unknown }>(t.services.db, sql`select receipt from pending_receipts where smsc_message_id = ${smsc}`);
     expect(parked).toEqual([{ receipt: { state: 'delivered', errorCode: null } }]);
 
-    await recordSent(t.services.db, [{ id, attempts: 0, smscMessageId: smsc, sentAt: arrived }]);
+    await recordSent(t.services.db, [{ id, claim: null, smscMessageId: smsc, sentAt: arrived }]);
     expect(await t.services.receipts.resolveParked([smsc, smscId()])).toBe(1);
     expect(await view(a.apiKey, id)).toMatchObject({ message: { status: 'delivered' }, delivery_receipt: { status: 'delivered' } });
     expect(await rows(t.services.db, sql`select 1 from pending_receipts where smsc_message_id = ${smsc}`)).toHaveLength(0);

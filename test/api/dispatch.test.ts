@@ -167,7 +167,7 @@ describe('dispatcher', () => {
     await new Promise((r) => setTimeout(r, 80));
     const [takeover] = await claimBatch(t.services.db, 10, 60_000);
     expect(takeover?.id).toBe(claim!.id);
-    const recorded = await recordSent(t.services.db, [{ id: claim!.id, attempts: claim!.attempts, smscMessageId: '1', sentAt: new Date() }]);
+    const recorded = await recordSent(t.services.db, [{ id: claim!.id, claim: claim!.claim, smscMessageId: '1', sentAt: new Date() }]);
     expect(recorded.size).toBe(0);
     const [m] = await messagesOf(t.services.db, a.accountId);
     expect(m).toMatchObject({ status: 'queued', attempts: 2, smsc_message_id: null });

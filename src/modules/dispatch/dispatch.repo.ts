@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { changeCredits } from '../credits/ledger.repo.ts';
@@ -5,8 +6,9 @@ import { endWithoutReceipt } from '../receipts/end-without-receipt.ts';
 
 // The dispatcher's queue is the messages table itself: status 'queued' rows whose next_attempt_at has come.
 // These statements serve every account at once (the queue is global), so unlike tenant queries they are keyed
-// by message id. A claim is fenced by `attempts`: every claim increments it, so a worker whose lease ran out
-// and was reclaimed by another finds its conditional updates matching nothing.
+// by message id. A claim is fenced by its token (platform/jobs/README.md): every claim writes a fresh one, so a
+// worker whose lease ran out and was reclaimed by another finds its conditional updates matching nothing.
+// `attempts` still counts claims: it is the retry policy's count, not the fence.
 
 export interface Claimed {
   id: string;
@@ -16,8 +18,10 @@ export interface Claimed {
   recipient: string;
   body: string | null;
   credits: number;
-  /** The fencing token: the value of attempts this claim set. */
+  /** Claims so far, this one included (the retry policy's count). */
   attempts: number;
+  /** The fencing token this claim wrote. */
+  claim: string;
   createdAt: Date;
 }
 
@@ -26,7 +30,7 @@ export interface Claimed {
  * next_attempt_at moves to the lease's end too, so leased rows leave the queue index's due range and a crashed
  * worker's rows come back by themselves when the lease runs out.
  */
-export async function claimBatch(db: Executor, limit: number, leaseMs: number): Promise<Claimed[]> {
+export async function claimBatch(db: Executor, limit: number, leaseMs: number, token: string = randomUUID()): Promise<Claimed[]> {
   const found = await rows<{
     id: string; account_id: string; campaign_id: string | null; sender: string; recipient: string; body: string | null;
     credits: number; attempts: number; created_at: Date | string;
@@ -41,18 +45,32 @@ export async function claimBatch(db: Executor, limit: number, leaseMs: number): 
     update messages m
     set lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
         next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}),
-        attempts = m.attempts + 1
+        attempts = m.attempts + 1,
+        claim_token = ${token}
     from picked where m.id = picked.id
     returning m.id, m.account_id, m.campaign_id, m.sender, m.recipient, m.body, m.credits, m.attempts, m.created_at`);
   return found.map((r) => ({
     id: r.id, accountId: r.account_id, campaignId: r.campaign_id, sender: r.sender, recipient: r.recipient, body: r.body,
-    credits: r.credits, attempts: r.attempts, createdAt: new Date(r.created_at),
+    credits: r.credits, attempts: r.attempts, claim: token, createdAt: new Date(r.created_at),
   }));
+}
+
+/** The heartbeat: extends the leases of messages still held under these claims (platform/jobs). */
+export async function renewLeases(db: Executor, held: Array<{ id: string; claim: string }>, leaseMs: number): Promise<void> {
+  if (held.length === 0) return;
+  await db.execute(sql`
+    update messages
+    set lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
+        next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
+    where id = any(${`{${held.map((h) => h.id).join(',')}}`}::uuid[])
+      and claim_token = any(${`{${[...new Set(held.map((h) => h.claim))].join(',')}}`}::uuid[])
+      and status = 'queued'`);
 }
 
 export interface SentRecord {
   id: string;
-  attempts: number;
+  /** The claim's fencing token (null only for a row never claimed, as tests record). */
+  claim: string | null;
   smscMessageId: string;
   segmentIds?: string[];
   sentAt: Date;
@@ -68,11 +86,11 @@ export async function recordSent(db: Executor, items: SentRecord[]): Promise<Set
   return db.transaction(async (tx) => {
     const updated = await rows<{ id: string }>(tx, sql`
       update messages m
-      set status = 'sent', sent_at = r.sent_at, smsc_message_id = r.smsc, lease_until = null, error_code = null
+      set status = 'sent', sent_at = r.sent_at, smsc_message_id = r.smsc, lease_until = null, claim_token = null, error_code = null
       from jsonb_to_recordset(${JSON.stringify(items.map((i) => ({
-        id: i.id, attempts: i.attempts, smsc: i.smscMessageId, sent_at: i.sentAt.toISOString(),
-      })))}::jsonb) as r(id uuid, attempts int, smsc text, sent_at timestamptz)
-      where m.id = r.id and m.status = 'queued' and m.attempts = r.attempts
+        id: i.id, claim: i.claim, smsc: i.smscMessageId, sent_at: i.sentAt.toISOString(),
+      })))}::jsonb) as r(id uuid, claim uuid, smsc text, sent_at timestamptz)
+      where m.id = r.id and m.status = 'queued' and m.claim_token is not distinct from r.claim
       returning m.id`);
     const ids = new Set(updated.map((r) => r.id));
     const segments = items.filter((i) => ids.has(i.id) && i.segmentIds && i.segmentIds.length > 1)
@@ -97,8 +115,8 @@ export async function recordSent(db: Executor, items: SentRecord[]): Promise<Set
 export async function failAndRefund(db: Executor, c: Claimed, errorCode: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const failed = await rows<{ id: string }>(tx, sql`
-      update messages set status = 'failed', error_code = ${errorCode}, lease_until = null
-      where id = ${c.id} and status = 'queued' and attempts = ${c.attempts}
+      update messages set status = 'failed', error_code = ${errorCode}, lease_until = null, claim_token = null
+      where id = ${c.id} and status = 'queued' and claim_token = ${c.claim}
       returning id`);
     if (failed.length === 0) return false;
     await changeCredits(tx, { accountId: c.accountId, delta: c.credits, kind: 'refund', messageId: c.id, campaignId: c.campaignId });
@@ -111,8 +129,8 @@ export async function failAndRefund(db: Executor, c: Claimed, errorCode: string)
 export async function scheduleRetry(db: Executor, c: Claimed, errorCode: string, delayMs: number): Promise<boolean> {
   const updated = await rows<{ id: string }>(db, sql`
     update messages
-    set next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}), lease_until = null, error_code = ${errorCode}
-    where id = ${c.id} and status = 'queued' and attempts = ${c.attempts}
+    set next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}), lease_until = null, claim_token = null, error_code = ${errorCode}
+    where id = ${c.id} and status = 'queued' and claim_token = ${c.claim}
     returning id`);
   return updated.length > 0;
 }

@@ -1,6 +1,9 @@
 import type { Carrier, SubmitResult } from '../../carrier/carrier.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { claimBatch, failAndRefund, recordSent, scheduleRetry, type Claimed, type SentRecord } from './dispatch.repo.ts';
+import { createBatcher } from '../../platform/jobs/batcher.ts';
+import type { QueueSignal } from '../../platform/jobs/signal.ts';
+import { createWorkerLoop } from '../../platform/jobs/worker-loop.ts';
+import { claimBatch, failAndRefund, recordSent, renewLeases, scheduleRetry, type Claimed, type SentRecord } from './dispatch.repo.ts';
 import { DEFAULT_RETRY, retryDelayMs, shouldGiveUp, type RetryPolicy } from './retry-policy.ts';
 
 export interface DispatchLogger {
@@ -14,7 +17,7 @@ export interface DispatcherDeps {
   db: Db;
   carrier: Carrier;
   /** Wakes the dispatcher when messages are queued (in-process, and NOTIFY across processes). */
-  signal?: { subscribe(fn: () => void): Promise<() => Promise<void>> };
+  signal?: Pick<QueueSignal, 'subscribe'>;
   /**
    * Applies receipts that overtook their submit_sm_resp, once the ids are recorded. `submitted` / `recorded`
    * bracket the batched write of accepted submits, so a receipt arriving in between (in this process) waits for
@@ -29,7 +32,7 @@ export interface DispatcherDeps {
   onEvents?: () => void;
   /** Submits in flight at once (SMPP_WINDOW): the carrier's own window is the real limit, this keeps it fed. */
   window: number;
-  /** How long a claim is held. Longer than the slowest submit, or a live worker's message would be reclaimed. */
+  /** How long a claim holds a message without renewal; a heartbeat renews it while the submit is in flight. */
   leaseMs?: number;
   /** The fallback poll, for a missed notification or a retry coming due. */
   pollMs?: number;
@@ -37,50 +40,22 @@ export interface DispatcherDeps {
   logger: DispatchLogger;
 }
 
+// The `sent` write (group commit): under load one statement records many accepted submits.
 const WRITE_BATCH = 500;
+const WRITES_IN_FLIGHT = 2;
 // Accepted submits whose `sent` write is still pending: beyond this, claiming waits for the database to catch up.
 const MAX_UNWRITTEN = 2 * WRITE_BATCH;
 
 /**
- * The dispatcher role (see README.md): claims queued messages with a lease, submits them through the carrier
- * port, and records the outcome only while the claim is still its own. Accepted submits are written in batches,
- * so the database keeps up with the link.
+ * The dispatcher role (see README.md), on the worker loop of platform/jobs: claims queued messages with a lease,
+ * submits them through the carrier port, and records the outcome only while the claim is still its own.
+ * Accepted submits are written by the write-behind batcher, so the database keeps up with the link.
  */
 export function createDispatcher(deps: DispatcherDeps) {
   const { db, carrier, logger } = deps;
-  const leaseMs = deps.leaseMs ?? 120_000;
-  const pollMs = deps.pollMs ?? 1_000;
   const policy = deps.retry ?? DEFAULT_RETRY;
   const window = Math.max(1, deps.window);
-  // Claim again once a quarter of the window is free: fewer, larger claims under load.
-  const claimAt = Math.max(1, Math.ceil(window / 4));
-
-  let stopping = false;
-  let inFlight = 0;
-  // Accepted submits not yet written. They no longer hold a window slot (the SMSC has answered), so the next
-  // claim need not wait for the write; stop() still waits for them.
-  let unwritten = 0;
-  let woken = false;
-  let wakeWaiter: (() => void) | null = null;
-  const idleWaiters: Array<() => void> = [];
-  let loopDone: Promise<void> = Promise.resolve();
-  let unsubscribe: (() => Promise<void>) | null = null;
-
-  const wake = () => {
-    woken = true;
-    wakeWaiter?.();
-  };
-
-  const pause = (ms: number) => new Promise<void>((resolve) => {
-    if (woken || stopping) { resolve(); return; }
-    const done = () => { clearTimeout(timer); wakeWaiter = null; resolve(); };
-    const timer = setTimeout(done, ms);
-    wakeWaiter = done;
-  });
-
-  // Accepted submits wait here for the next batched write.
-  const toWrite: Array<{ record: SentRecord; done: () => void }> = [];
-  let writing = false;
+  const smscIdsOf = (r: SentRecord) => r.segmentIds ?? [r.smscMessageId];
 
   async function writeSent(batch: SentRecord[]): Promise<Set<string>> {
     // A submit the SMSC accepted must be recorded: if it is not, the lease runs out and the message goes twice.
@@ -95,43 +70,31 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  const smscIdsOf = (r: SentRecord) => r.segmentIds ?? [r.smscMessageId];
-  // Parked receipts are looked for after each write, off the write loop: the next batch need not wait for it,
-  // and the submits' window slots are free already. stop() waits for it (a receipt parked before our commit
-  // that we did not look for would stay parked).
+  // Parked receipts are looked for after each write, off the write path: the next batch need not wait for it.
+  // stop() waits for it (a receipt parked before our commit that we did not look for would stay parked).
   let parkedWork: Promise<void> = Promise.resolve();
 
-  async function flush(): Promise<void> {
-    if (writing) return;
-    writing = true;
-    try {
-      while (toWrite.length > 0) {
-        const batch = toWrite.splice(0, WRITE_BATCH);
-        try {
-          const recorded = await writeSent(batch.map((b) => b.record));
-          const lost = batch.filter((b) => !recorded.has(b.record.id));
-          if (lost.length > 0) logger.warn({ ids: lost.map((b) => b.record.id) }, 'dispatcher: claim lost before the submit was recorded');
-          const smscIds = batch.filter((b) => recorded.has(b.record.id)).flatMap((b) => smscIdsOf(b.record));
-          parkedWork = parkedWork.then(() => deps.receipts.resolveParked(smscIds))
-            .then(() => {}, (err: Error) => logger.warn({ err: err.message }, 'dispatcher: applying parked receipts failed'));
-        } catch (err) {
-          logger.error({ err: (err as Error).message, count: batch.length }, 'dispatcher: could not record sent messages');
-        } finally {
-          // Committed (or given up): receipts waiting for these ids go ahead; any that find nothing park.
-          deps.receipts.recorded?.(batch.flatMap((b) => smscIdsOf(b.record)));
-          for (const b of batch) b.done();
-        }
+  const sent = createBatcher<SentRecord, boolean>({
+    maxSize: WRITE_BATCH,
+    maxConcurrent: WRITES_IN_FLIGHT,
+    run: async (batch) => {
+      try {
+        const recorded = await writeSent(batch);
+        const lost = batch.filter((r) => !recorded.has(r.id));
+        if (lost.length > 0) logger.warn({ ids: lost.map((r) => r.id) }, 'dispatcher: claim lost before the submit was recorded');
+        const smscIds = batch.filter((r) => recorded.has(r.id)).flatMap(smscIdsOf);
+        parkedWork = parkedWork.then(() => deps.receipts.resolveParked(smscIds))
+          .then(() => {}, (err: Error) => logger.warn({ err: err.message }, 'dispatcher: applying parked receipts failed'));
+        return batch.map((r) => recorded.has(r.id));
+      } catch (err) {
+        logger.error({ err: (err as Error).message, count: batch.length }, 'dispatcher: could not record sent messages');
+        return batch.map(() => false);
+      } finally {
+        // Committed (or given up): receipts waiting for these ids go ahead; any that find nothing park.
+        deps.receipts.recorded?.(batch.flatMap(smscIdsOf));
       }
-    } finally {
-      writing = false;
-    }
-  }
-
-  const recordLater = (record: SentRecord): void => {
-    unwritten++;
-    toWrite.push({ record, done: written });
-    void flush();
-  };
+    },
+  });
 
   async function submit(c: Claimed): Promise<SubmitResult> {
     if (c.body === null) return { ok: false, permanent: true, errorCode: 'content_deleted', message: 'the body was removed' };
@@ -142,12 +105,14 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  async function handle(c: Claimed): Promise<void> {
+  async function handle(c: Claimed, release: () => void): Promise<void> {
     const result = await submit(c);
     if (result.ok) {
       deps.receipts.submitted?.(result.segmentIds ?? [result.smscMessageId]);
-      recordLater({
-        id: c.id, attempts: c.attempts, smscMessageId: result.smscMessageId, sentAt: new Date(),
+      // The SMSC has answered: the window slot is free while the write is pending (the lease is still renewed).
+      release();
+      await sent.submit({
+        id: c.id, claim: c.claim, smscMessageId: result.smscMessageId, sentAt: new Date(),
         ...(result.segmentIds ? { segmentIds: result.segmentIds } : {}),
       });
       return;
@@ -163,68 +128,32 @@ export function createDispatcher(deps: DispatcherDeps) {
     logger.debug({ id: c.id, errorCode: result.errorCode, attempts: c.attempts, delay }, 'dispatcher: submit will be retried');
   }
 
-  const idle = () => {
-    if (inFlight === 0 && unwritten === 0) for (const fn of idleWaiters.splice(0)) fn();
-  };
-
-  function settle() {
-    inFlight--;
-    idle();
-    wake();
-  }
-
-  function written() {
-    unwritten--;
-    idle();
-    wake();
-  }
-
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      woken = false;
-      const free = window - inFlight;
-      if (free < claimAt || unwritten >= MAX_UNWRITTEN || !carrier.health().bound) {
-        await pause(pollMs);
-        continue;
-      }
-      let batch: Claimed[];
-      try {
-        batch = await claimBatch(db, free, leaseMs);
-      } catch (err) {
-        logger.warn({ err: (err as Error).message }, 'dispatcher: claim failed');
-        await pause(pollMs);
-        continue;
-      }
-      if (batch.length === 0) {
-        await pause(pollMs);
-        continue;
-      }
-      for (const c of batch) {
-        inFlight++;
-        handle(c).catch((err: Error) => {
-          // The lease runs out and the message is claimed again: nothing is lost.
-          logger.error({ id: c.id, err: err.message }, 'dispatcher: handling a message failed');
-        }).finally(settle);
-      }
-    }
-  }
+  const loop = createWorkerLoop<Claimed>({
+    name: 'dispatcher',
+    concurrency: window,
+    // Claim again once a quarter of the window is free: fewer, larger claims under load.
+    claimAt: Math.ceil(window / 4),
+    maxHeld: window + MAX_UNWRITTEN,
+    ready: () => carrier.health().bound,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    pollMs: deps.pollMs ?? 1_000,
+    ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
+    logger,
+    claim: (want, token, leaseMs) => claimBatch(db, want, leaseMs, token),
+    handle: (c, job) => handle(c, job.release),
+    renew: (held, leaseMs) => renewLeases(db, held.map((h) => ({ id: h.item.id, claim: h.token })), leaseMs),
+  });
 
   return {
-    async start(): Promise<void> {
-      if (deps.signal) unsubscribe = await deps.signal.subscribe(wake);
-      loopDone = loop();
-    },
+    start: () => loop.start(),
     /** Stops claiming, then waits for every submit in flight and its write. */
     async stop(): Promise<void> {
-      stopping = true;
-      wake();
-      await loopDone;
-      if (inFlight > 0 || unwritten > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await loop.stop();
+      await sent.idle();
       await parkedWork;
-      if (unsubscribe) await unsubscribe();
     },
     /** Submits currently in flight (for health and logs). */
-    inFlight: () => inFlight,
+    inFlight: () => loop.inFlight(),
   };
 }
 

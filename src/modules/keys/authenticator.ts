@@ -2,7 +2,7 @@ import type { Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { hashApiKey, looksLikeApiKey } from './api-key.ts';
 import { findActorsByHashes, touchKey } from './keys.repo.ts';
-import { createBatcher } from '../../platform/db/batcher.ts';
+import { createBatcher } from '../../platform/jobs/batcher.ts';
 
 const TOUCH_EVERY_MS = 60_000;
 

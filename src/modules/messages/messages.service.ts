@@ -12,7 +12,7 @@ import { countParts, codePointLength, MAX_MESSAGE_CHARS } from './parts.ts';
 import { normalisePhone } from './phone.ts';
 import { findMessage, findOptedOut, insertBatch, type BatchItem } from './messages.repo.ts';
 import { insertSingles, type SendOutcome, type SingleSend } from './single-send.repo.ts';
-import { createBatcher } from '../../platform/db/batcher.ts';
+import { createBatcher } from '../../platform/jobs/batcher.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { toMessageView, type MessageView } from './message-view.ts';
 import { textEncoding } from '../../carrier/carrier.ts';

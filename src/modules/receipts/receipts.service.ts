@@ -1,5 +1,6 @@
 import type { Receipt } from '../../carrier/carrier.ts';
 import type { Db, Executor } from '../../platform/db/client.ts';
+import { createBatcher } from '../../platform/jobs/batcher.ts';
 import { toMessageView } from '../messages/message-view.ts';
 import { recordEvent, recordEvents } from '../webhooks/outbox.ts';
 import { combinedState, finalOutcome, statusFor, type FinalState } from './receipt-outcome.ts';
@@ -99,42 +100,32 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     await resolveParked([smscId]);
   }
 
-  // Receipts arriving while a batch is being written wait and go in the next one: one transaction of a few
-  // statements for many receipts instead of one transaction of five statements each. Each caller's promise
-  // resolves only after the commit that covered its receipt (deliver_sm_resp follows it).
-  type Queued = { smscId: string; parked: ParkedReceipt; receivedAt: Date; resolve: () => void; reject: (err: Error) => void };
-  const queue: Queued[] = [];
-  let draining = false;
-
-  async function applyBatch(batch: Queued[]): Promise<void> {
-    let handled = new Set<string>();
-    try {
-      handled = await db.transaction(async (tx) => {
-        const result = await applyFinalBatch(tx, batch.map((q) => ({
-          smscId: q.smscId, state: q.parked.state, status: statusFor(q.parked.state), errorCode: q.parked.errorCode, receivedAt: q.receivedAt,
-        })));
-        recordedEvents += await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({ accountId: row.accountId, messageId: row.id, body: toMessageView(row) })));
-        return result.handled;
-      });
-    } catch {
-      // Rolled back (a deadlock with another process, a lost connection): each receipt goes the one-receipt way.
-    }
-    wakeIfRecorded();
-    for (const q of batch) {
-      if (handled.has(q.smscId)) q.resolve();
-      else applyOne(q.smscId, q.parked, q.receivedAt).then(q.resolve, q.reject);
-    }
-  }
-
-  async function drain(): Promise<void> {
-    if (draining) return;
-    draining = true;
-    try {
-      while (queue.length > 0) await applyBatch(queue.splice(0, RECEIPT_BATCH));
-    } finally {
-      draining = false;
-    }
-  }
+  // Receipts go through the write-behind batcher: under load one transaction of a few statements serves many
+  // receipts instead of one transaction of five statements each. Each caller's promise resolves only after the
+  // commit that covered its receipt (deliver_sm_resp follows it). A receipt the batch did not handle (unknown
+  // id, a segment) or a batch that rolled back (a deadlock with another process, a lost connection) goes the
+  // one-receipt way.
+  type Queued = { smscId: string; parked: ParkedReceipt; receivedAt: Date };
+  const batch = createBatcher<Queued, boolean>({
+    maxSize: RECEIPT_BATCH,
+    maxConcurrent: 1,
+    run: async (items) => {
+      try {
+        const handled = await db.transaction(async (tx) => {
+          const result = await applyFinalBatch(tx, items.map((q) => ({
+            smscId: q.smscId, state: q.parked.state, status: statusFor(q.parked.state), errorCode: q.parked.errorCode, receivedAt: q.receivedAt,
+          })));
+          recordedEvents += await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({ accountId: row.accountId, messageId: row.id, body: toMessageView(row) })));
+          return result.handled;
+        });
+        return items.map((q) => handled.has(q.smscId));
+      } catch {
+        return items.map(() => false);
+      } finally {
+        wakeIfRecorded();
+      }
+    },
+  });
 
   return {
     submitted(smscIds: string[]): void {
@@ -161,10 +152,8 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       // dispatcher see it (all microtasks) and register its id before we look.
       await new Promise<void>((resolve) => setImmediate(resolve));
       await unrecorded.get(receipt.smscMessageId)?.wait;
-      await new Promise<void>((resolve, reject) => {
-        queue.push({ smscId: receipt.smscMessageId, parked, receivedAt, resolve, reject });
-        void drain();
-      });
+      const queued = { smscId: receipt.smscMessageId, parked, receivedAt };
+      if (!(await batch.submit(queued))) await applyOne(queued.smscId, parked, receivedAt);
     },
     resolveParked,
     purgeParked: (olderThanMs: number) => purgeParked(db, olderThanMs),

@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { startPeriodic } from '../../platform/jobs/periodic.ts';
 import { retentionCutoff, uuidv7Floor } from './cutoff.ts';
 import {
   clearCampaignBodies, clearInboundBodies, clearMessageBodies, deleteInboundFragments, deleteWebhookDeliveries,
@@ -55,30 +56,21 @@ export async function runRetention(opts: RetentionOptions): Promise<RetentionRes
   return { cutoff: cutoff.toISOString(), messages, inbound, campaigns, webhookDeliveries, inboundFragments };
 }
 
-/** The worker role's schedule: a pass soon after start, then hourly; never two passes at once in one process. */
+/** The worker role's schedule: a pass soon after start, then hourly, on the periodic job of platform/jobs. */
 export function startRetention(deps: {
   db: Executor; retentionDays: number; logger: Logger; clock?: () => Date; intervalMs?: number;
 }): () => Promise<void> {
-  const clock = deps.clock ?? (() => new Date());
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = runRetention({ db: deps.db, now: clock(), retentionDays: deps.retentionDays })
-      .then((r) => {
-        if (r.messages + r.inbound + r.campaigns + r.webhookDeliveries + r.inboundFragments > 0) {
-          deps.logger.info(r, 'retention removed content');
-        }
-      })
-      .catch((err) => deps.logger.warn({ err }, 'retention pass failed; retrying at the next interval'))
-      .finally(() => { running = null; });
-  };
-  const first = setTimeout(tick, FIRST_RUN_DELAY_MS);
-  const every = setInterval(tick, deps.intervalMs ?? RETENTION_INTERVAL_MS);
-  first.unref();
-  every.unref();
-  return async () => {
-    clearTimeout(first);
-    clearInterval(every);
-    if (running) await running;
-  };
+  return startPeriodic({
+    name: 'retention',
+    everyMs: deps.intervalMs ?? RETENTION_INTERVAL_MS,
+    firstAfterMs: FIRST_RUN_DELAY_MS,
+    logger: deps.logger,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+    run: async (now) => {
+      const r = await runRetention({ db: deps.db, now, retentionDays: deps.retentionDays });
+      if (r.messages + r.inbound + r.campaigns + r.webhookDeliveries + r.inboundFragments > 0) {
+        deps.logger.info(r, 'retention removed content');
+      }
+    },
+  });
 }

@@ -15,8 +15,8 @@ export type ClaimedDelivery = {
   body: string;
   /** Attempts already made in the current schedule, all failed. */
   attempts: number;
-  /** The lease as PostgreSQL text; handed back on completion as a fencing token. */
-  lease: string;
+  /** The claim's fencing token, handed back on completion. */
+  claim: string;
   /** The endpoint as it is now (the URL, switch and secret at send time), null when it no longer exists. */
   url: string | null;
   enabled: boolean | null;
@@ -35,6 +35,8 @@ export type ClaimInput = {
   /** Remaining room for endpoints that already have deliveries in flight here (0 = skip entirely). */
   room: Record<string, number>;
   leaseMs: number;
+  /** The fencing token this claim writes. */
+  token: string;
 };
 
 /**
@@ -63,23 +65,36 @@ export async function claimDue(db: Executor, input: ClaimInput): Promise<Claimed
       limit ${input.want}
     )
     update webhook_deliveries d
-    set lease_until = date_trunc('milliseconds', now()) + ${input.leaseMs} * interval '1 millisecond',
-        next_attempt_at = date_trunc('milliseconds', now()) + ${input.leaseMs} * interval '1 millisecond'
+    set lease_until = now() + ${input.leaseMs} * interval '1 millisecond',
+        next_attempt_at = now() + ${input.leaseMs} * interval '1 millisecond',
+        claim_token = ${input.token}
     from picked
     left join webhook_endpoints e on e.account_id = picked.account_id
       and e.kind = case picked.event when 'message.dlr' then 'delivery_receipt' else 'inbound' end
     where d.id = picked.id
-    returning d.id, d.account_id as "accountId", d.event, d.body, d.attempts, d.lease_until::text as lease,
+    returning d.id, d.account_id as "accountId", d.event, d.body, d.attempts, d.claim_token as claim,
               e.url, e.enabled, e.secret_sealed as "secretSealed",
               case when e.previous_secret_until > now() then e.previous_secret_sealed end as "previousSecretSealed"`);
   return found;
+}
+
+/** The heartbeat: extends the leases of deliveries still held under these claims (platform/jobs). */
+export async function renewLeases(db: Executor, held: Array<{ id: string; claim: string }>, leaseMs: number): Promise<void> {
+  if (held.length === 0) return;
+  await db.execute(sql`
+    update webhook_deliveries
+    set lease_until = now() + ${leaseMs} * interval '1 millisecond',
+        next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
+    where id = any(${`{${held.map((h) => h.id).join(',')}}`}::uuid[])
+      and claim_token = any(${`{${[...new Set(held.map((h) => h.claim))].join(',')}}`}::uuid[])
+      and status = 'pending'`);
 }
 
 export type AttemptOutcome = {
   id: string;
   /** Whose delivery this is (the auto-disable check after a final failure). */
   endpoint: { accountId: string; event: WebhookEvent };
-  lease: string;
+  claim: string;
   attemptId: string;
   attemptedAt: Date;
   statusCode: number | null;
@@ -93,20 +108,20 @@ export type AttemptOutcome = {
 
 /**
  * Records a batch of finished attempts in one statement: every attempt goes into the log (it happened), and each
- * delivery moves on only if this worker still holds its lease, so a worker whose lease ran out cannot overwrite
+ * delivery moves on only while it still holds this claim's token, so a worker whose lease ran out cannot overwrite
  * the outcome of the worker that took over.
  */
 export async function completeAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const input = JSON.stringify(outcomes.map((o) => ({
-    id: o.id, lease: o.lease, attempt_id: o.attemptId, attempted_at: o.attemptedAt.toISOString(),
+    id: o.id, claim: o.claim, attempt_id: o.attemptId, attempted_at: o.attemptedAt.toISOString(),
     status_code: o.statusCode, error: o.error, duration_ms: o.durationMs, status: o.status,
     next_at: o.nextAt ? o.nextAt.toISOString() : null,
   })));
   await db.execute(sql`
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as x(
-        id uuid, lease text, attempt_id uuid, attempted_at timestamptz, status_code int, error text,
+        id uuid, claim uuid, attempt_id uuid, attempted_at timestamptz, status_code int, error text,
         duration_ms int, status text, next_at timestamptz)
     ), moved as (
       update webhook_deliveries d
@@ -114,9 +129,10 @@ export async function completeAttempts(db: Executor, outcomes: AttemptOutcome[])
           attempts = d.attempts + 1,
           next_attempt_at = coalesce(x.next_at, d.next_attempt_at),
           lease_until = null,
+          claim_token = null,
           completed_at = case when x.status = 'pending' then null else now() end
       from input x
-      where d.id = x.id and d.lease_until = x.lease::timestamptz
+      where d.id = x.id and d.claim_token = x.claim
       returning d.id
     )
     insert into webhook_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)

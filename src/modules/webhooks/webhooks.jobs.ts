@@ -1,9 +1,11 @@
 import { open } from '../../platform/crypto/secret-box.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
+import { createBatcher } from '../../platform/jobs/batcher.ts';
 import type { QueueSignal } from '../../platform/jobs/signal.ts';
+import { createWorkerLoop } from '../../platform/jobs/worker-loop.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { claimDue, completeAttempts, disableFailing, endpointKey, type AttemptOutcome, type ClaimedDelivery } from './delivery.repo.ts';
+import { claimDue, completeAttempts, disableFailing, endpointKey, renewLeases, type AttemptOutcome, type ClaimedDelivery } from './delivery.repo.ts';
 import { createWebhookSender, isDelivered, type PostResult, type WebhookSender } from './http-sender.ts';
 import { nextAttempt } from './schedule.ts';
 import { DEFAULT_HEADER_PREFIXES, webhookHeaders } from './headers.ts';
@@ -11,7 +13,8 @@ import type { WebhookEvent } from './outbox.ts';
 
 /**
  * The webhook delivery worker. Invariants (README.md):
- * - Rows are claimed with FOR UPDATE SKIP LOCKED and a lease, so any number of workers can share one database;
+ * - Rows are claimed on the worker loop of platform/jobs (FOR UPDATE SKIP LOCKED, a lease renewed by a
+ *   heartbeat, a fencing token), so any number of workers can share one database;
  *   a crashed worker's rows come back when the lease runs out (a receiver may then see the same
  *   X-Service-Delivery twice, which is what the header is for).
  * - At most `perEndpoint` deliveries of one endpoint (account and event) are in flight in this process, and rows of
@@ -29,6 +32,8 @@ export type WebhookWorkerOptions = {
   pollMs?: number;
   /** On stop, how long to let in-flight attempts finish before abandoning them to their leases. */
   stopGraceMs?: number;
+  /** How long a claim holds a delivery without renewal (a heartbeat renews it while the attempt runs). */
+  leaseMs?: number;
 };
 
 export type WebhookWorkerDeps = {
@@ -38,7 +43,7 @@ export type WebhookWorkerDeps = {
   secretKey: Buffer;
   /** WEBHOOK_RETRY_DELAYS in seconds */
   retryDelays: readonly number[];
-  /** WEBHOOK_TIMEOUT_MS; the lease outlives it. */
+  /** WEBHOOK_TIMEOUT_MS. */
   timeoutMs: number;
   /** WEBHOOK_HEADER_PREFIXES: the document's three headers are sent once under each (X-Service, X-Texto). */
   headerPrefixes?: readonly string[];
@@ -50,65 +55,40 @@ export type WebhookWorkerDeps = {
 export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const concurrency = deps.concurrency ?? 256;
   const perEndpoint = deps.perEndpoint ?? 16;
-  const leaseMs = deps.timeoutMs + 60_000;
   const prefixes = deps.headerPrefixes ?? DEFAULT_HEADER_PREFIXES;
   const inflight = new Map<string, number>();
-  const running = new Set<Promise<void>>();
-  let total = 0;
-  let stopped = false;
+  let stopping = false;
   let abandoned = false;
-  let claiming = false;
-  let again = false;
-  let pumpTimer: NodeJS.Timeout | null = null;
-  let retryTimer: { at: number; timer: NodeJS.Timeout } | null = null;
 
-  const outcomes: AttemptOutcome[] = [];
-  let flushing: Promise<void> | null = null;
-
-  function flush(): Promise<void> {
-    if (flushing || outcomes.length === 0) return flushing ?? Promise.resolve();
-    flushing = (async () => {
-      while (outcomes.length > 0) {
-        const batch = outcomes.splice(0, 500);
+  // Outcomes are recorded by the write-behind batcher: one statement for many attempts under load.
+  const completions = createBatcher<AttemptOutcome, true>({
+    maxSize: 500,
+    maxConcurrent: 2,
+    run: async (batch) => {
+      for (;;) {
         try {
           await completeAttempts(deps.db, batch);
+          break;
         } catch (err) {
-          if (abandoned) return;
           // While stopping, give up: the leases run out and the attempts are made again elsewhere.
-          if (stopped) {
+          if (stopping) {
             deps.logger.error({ err }, 'recording webhook attempts failed while stopping; their leases will expire');
-            continue;
+            throw err;
           }
           deps.logger.error({ err }, 'recording webhook attempts failed; retrying');
-          outcomes.unshift(...batch);
           await new Promise((r) => setTimeout(r, 1000));
-          continue;
         }
-        const failed = batch.filter((o) => o.status === 'failed').map((o) => o.endpoint);
-        if (failed.length > 0 && deps.onFailed) {
-          await deps.onFailed(failed).catch((err) => deps.logger.error({ err }, 'checking failing webhook endpoints failed'));
-        }
-        const earliest = batch.reduce<number | null>((min, o) => (o.nextAt && (min === null || o.nextAt.getTime() < min) ? o.nextAt.getTime() : min), null);
-        if (earliest !== null) wakeAt(earliest);
       }
-    })().finally(() => {
-      flushing = null;
-      if (outcomes.length > 0 && !abandoned) void flush();
-    });
-    return flushing;
-  }
-
-  /** A retry was scheduled here: claim again when it falls due rather than waiting for the poll. */
-  function wakeAt(at: number) {
-    if (stopped || (retryTimer && retryTimer.at <= at)) return;
-    if (retryTimer) clearTimeout(retryTimer.timer);
-    const timer = setTimeout(() => {
-      retryTimer = null;
-      pump();
-    }, Math.max(at - Date.now(), 0) + 5);
-    timer.unref();
-    retryTimer = { at, timer };
-  }
+      const failed = batch.filter((o) => o.status === 'failed').map((o) => o.endpoint);
+      if (failed.length > 0 && deps.onFailed) {
+        await deps.onFailed(failed).catch((err) => deps.logger.error({ err }, 'checking failing webhook endpoints failed'));
+      }
+      // A retry was scheduled here: claim again when it falls due rather than waiting for the poll.
+      const earliest = batch.reduce<number | null>((min, o) => (o.nextAt && (min === null || o.nextAt.getTime() < min) ? o.nextAt.getTime() : min), null);
+      if (earliest !== null) loop.wakeAt(earliest);
+      return batch.map(() => true as const);
+    },
+  });
 
   function room(): Record<string, number> {
     const r: Record<string, number> = {};
@@ -116,61 +96,35 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     return r;
   }
 
-  /** Claims as much as the pool has room for; coalesces concurrent calls into one loop. */
-  function pump(): void {
-    if (stopped) return;
-    if (claiming) {
-      again = true;
-      return;
-    }
-    claiming = true;
-    void (async () => {
-      do {
-        again = false;
-        while (!stopped && total < concurrency) {
-          const want = concurrency - total;
-          const claimed = await claimDue(deps.db, { want, scan: Math.max(want * 4, 100), cap: perEndpoint, room: room(), leaseMs });
-          for (const row of claimed) start(row);
-          if (claimed.length < want) break;
-        }
-      } while (again && !stopped && total < concurrency);
-    })().catch((err) => {
-      if (!stopped) deps.logger.error({ err }, 'claiming webhook deliveries failed');
-    }).finally(() => {
-      claiming = false;
-    });
-  }
-
-  /** Completions ask for more work, coalesced so a burst of completions makes one claim, not one each. */
-  function pumpSoon(): void {
-    if (pumpTimer || stopped) return;
-    pumpTimer = setTimeout(() => {
-      pumpTimer = null;
-      pump();
-    }, 2);
-  }
-
-  function start(row: ClaimedDelivery): void {
-    const key = endpointKey(row.accountId, row.event);
-    inflight.set(key, (inflight.get(key) ?? 0) + 1);
-    total += 1;
-    const p: Promise<void> = attempt(row)
-      .then((outcome) => {
-        if (abandoned) return;
-        outcomes.push(outcome);
-        void flush();
-      })
-      .catch((err) => deps.logger.error({ err, delivery: row.id }, 'webhook attempt crashed'))
-      .finally(() => {
+  const loop = createWorkerLoop<ClaimedDelivery>({
+    name: 'webhooks',
+    concurrency,
+    pollMs: deps.pollMs ?? 500,
+    ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
+    signal: deps.signal,
+    logger: deps.logger,
+    claim: async (want, token, leaseMs) => {
+      const claimed = await claimDue(deps.db, { want, scan: Math.max(want * 4, 100), cap: perEndpoint, room: room(), leaseMs, token });
+      // Counted at claim time, so the next claim already sees these endpoints' room taken.
+      for (const row of claimed) {
+        const key = endpointKey(row.accountId, row.event);
+        inflight.set(key, (inflight.get(key) ?? 0) + 1);
+      }
+      return claimed;
+    },
+    handle: async (row) => {
+      try {
+        const outcome = await attempt(row);
+        if (!abandoned) await completions.submit(outcome);
+      } finally {
+        const key = endpointKey(row.accountId, row.event);
         const left = (inflight.get(key) ?? 1) - 1;
         if (left <= 0) inflight.delete(key);
         else inflight.set(key, left);
-        total -= 1;
-        running.delete(p);
-        pumpSoon();
-      });
-    running.add(p);
-  }
+      }
+    },
+    renew: (held, leaseMs) => renewLeases(deps.db, held.map((h) => ({ id: h.item.id, claim: h.token })), leaseMs),
+  });
 
   async function attempt(row: ClaimedDelivery): Promise<AttemptOutcome> {
     const attemptedAt = new Date();
@@ -178,7 +132,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
       const delivered = isDelivered(result);
       const nextAt = delivered || !retry ? null : nextAttempt({ attemptsMade: row.attempts + 1, delays: deps.retryDelays, now: new Date() });
       return {
-        id: row.id, lease: row.lease, attemptId: uuidv7(), attemptedAt, statusCode: result.statusCode,
+        id: row.id, claim: row.claim, attemptId: uuidv7(), attemptedAt, statusCode: result.statusCode,
         endpoint: { accountId: row.accountId, event: row.event },
         error: result.error, durationMs: result.durationMs, nextAt,
         status: delivered ? 'delivered' : nextAt ? 'pending' : 'failed',
@@ -206,39 +160,20 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     return finish(await deps.sender.post(row.url, row.body, headers));
   }
 
-  let unsubscribe: (() => Promise<void>) | null = null;
-  let poll: NodeJS.Timeout | null = null;
-
   return {
-    async start(): Promise<void> {
-      unsubscribe = await deps.signal.subscribe(pump);
-      poll = setInterval(pump, deps.pollMs ?? 500);
-      poll.unref();
-      pump();
-    },
+    start: () => loop.start(),
     /** Stops claiming, lets attempts in flight finish (up to the grace period), records them, and returns. */
     async stop(): Promise<void> {
-      stopped = true;
-      if (poll) clearInterval(poll);
-      if (pumpTimer) clearTimeout(pumpTimer);
-      if (retryTimer) clearTimeout(retryTimer.timer);
-      await unsubscribe?.();
-      // A claim in progress finishes and its rows are attempted: they are leased to us either way.
-      while (claiming) await new Promise((r) => setTimeout(r, 5));
-      let grace: NodeJS.Timeout | undefined;
-      const settled = await Promise.race([
-        Promise.all(running).then(() => true),
-        new Promise<boolean>((r) => { grace = setTimeout(() => r(false), deps.stopGraceMs ?? 3000); }),
-      ]);
-      clearTimeout(grace);
-      if (!settled) {
+      stopping = true;
+      await loop.stop({
+        graceMs: deps.stopGraceMs ?? 3000,
         // Unfinished attempts are left to their leases: another worker retries them, same delivery id.
-        abandoned = true;
-        outcomes.length = 0;
-        await deps.sender.destroy();
-        await Promise.all(running);
-      }
-      while (flushing || outcomes.length > 0) await flush();
+        onGraceExpired: async () => {
+          abandoned = true;
+          await deps.sender.destroy();
+        },
+      });
+      await completions.idle();
     },
   };
 }

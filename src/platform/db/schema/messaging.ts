@@ -40,6 +40,8 @@ export const messages = pgTable('messages', {
   attempts: smallint('attempts').notNull().default(0),
   nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
   leaseUntil: ts('lease_until'),
+  /** The fencing token of the claim that holds the row (platform/jobs/README.md). */
+  claimToken: uuid('claim_token'),
   smscMessageId: text('smsc_message_id'),
   errorCode: text('error_code'),
   // final receipt

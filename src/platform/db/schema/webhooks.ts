@@ -35,6 +35,8 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   attempts: integer('attempts').notNull().default(0),
   nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
   leaseUntil: ts('lease_until'),
+  /** The fencing token of the claim that holds the row (platform/jobs/README.md). */
+  claimToken: uuid('claim_token'),
   createdAt: ts('created_at').notNull().defaultNow(),
   completedAt: ts('completed_at'),
 }, (t) => [

@@ -1,6 +1,7 @@
 /**
- * Group commit. Requests that arrive while earlier batches are in flight wait and go together in the next
- * statement, so under load one round trip (one commit) serves many requests, and when idle a request goes at
+ * The write-behind batcher (group commit): the one way Tasman turns many small writes into few statements (the
+ * send path, key lookups, the dispatcher's `sent` writes, receipts, webhook outcomes; see README.md). Requests
+ * that arrive while earlier batches are in flight wait and go together in the next statement, so under load one round trip (one commit) serves many requests, and when idle a request goes at
  * once, alone, with no added latency. There is no timer: batches form only from requests already waiting.
  *
  * `key` keeps items that must not share a statement apart (for sends: two debits of one account), deferring the
@@ -26,6 +27,7 @@ interface Pending<I, O> {
 export function createBatcher<I, O>(options: BatcherOptions<I, O>) {
   const queue: Array<Pending<I, O>> = [];
   let inFlight = 0;
+  const idleWaiters: Array<() => void> = [];
 
   function take(): Array<Pending<I, O>> {
     if (!options.key) return queue.splice(0, options.maxSize);
@@ -66,6 +68,7 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>) {
       inFlight += 1;
       void runBatch(batch);
     }
+    if (inFlight === 0 && queue.length === 0) for (const fn of idleWaiters.splice(0)) fn();
   }
 
   return {
@@ -74,6 +77,11 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>) {
         queue.push({ item, resolve, reject });
         pump();
       });
+    },
+    /** Resolves once nothing waits and no batch runs (for a graceful stop). */
+    idle(): Promise<void> {
+      if (inFlight === 0 && queue.length === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => { idleWaiters.push(resolve); });
     },
     /** Items waiting plus batches running: zero when idle. */
     get load(): number {

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkerLoop, type Held } from './worker-loop.ts';
+
+const quiet = { warn: () => {}, error: () => {} };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An in-memory queue with leases and fencing tokens, as the SQL queues behave. */
+function memoryQueue(ids: string[]) {
+  const rows = new Map(ids.map((id) => [id, { done: false, leaseUntil: 0, token: null as string | null }]));
+  return {
+    rows,
+    claim(want: number, token: string, leaseMs: number): string[] {
+      const now = Date.now();
+      const picked = [...rows].filter(([, r]) => !r.done && r.leaseUntil < now).slice(0, want);
+      for (const [, r] of picked) { r.leaseUntil = now + leaseMs; r.token = token; }
+      return picked.map(([id]) => id);
+    },
+    renew(held: Array<Held<string>>, leaseMs: number): void {
+      for (const h of held) {
+        const r = rows.get(h.item)!;
+        if (r.token === h.token && !r.done) r.leaseUntil = Date.now() + leaseMs;
+      }
+    },
+    complete(id: string, token: string): boolean {
+      const r = rows.get(id)!;
+      if (r.token !== token || r.done) return false;
+      r.done = true;
+      return true;
+    },
+  };
+}
+
+describe('createWorkerLoop', () => {
+  it('handles every item once, at most `concurrency` at a time, and stop() drains', async () => {
+    const q = memoryQueue(Array.from({ length: 30 }, (_, i) => `m${i}`));
+    let open = 0;
+    let maxOpen = 0;
+    const done: string[] = [];
+    const loop = createWorkerLoop<string>({
+      name: 'test', concurrency: 4, pollMs: 10, logger: quiet,
+      claim: async (want, token, leaseMs) => q.claim(want, token, leaseMs),
+      handle: async (id, job) => {
+        open++;
+        maxOpen = Math.max(maxOpen, open);
+        await sleep(5);
+        open--;
+        if (q.complete(id, job.token)) done.push(id);
+      },
+    });
+    await loop.start();
+    while (done.length < 30) await sleep(5);
+    await loop.stop();
+    expect(new Set(done).size).toBe(30);
+    expect(maxOpen).toBe(4);
+  });
+
+  it('renews the lease of a long job, so no one else takes it; a dead worker\'s items are retaken after the lease', async () => {
+    const q = memoryQueue(['long']);
+    const leaseMs = 60;
+    // The live worker: a job far longer than the lease, kept alive by the heartbeat.
+    let finish!: () => void;
+    const live = createWorkerLoop<string>({
+      name: 'live', concurrency: 1, pollMs: 10, leaseMs, renewEveryMs: 15, logger: quiet,
+      claim: async (want, token, ms) => q.claim(want, token, ms),
+      renew: async (held, ms) => q.renew(held, ms),
+      handle: (id, job) => new Promise<void>((resolve) => { finish = () => { q.complete(id, job.token); resolve(); }; }),
+    });
+    await live.start();
+    await sleep(30);
+    expect(live.inFlight()).toBe(1);
+    const rival: string[] = [];
+    const other = createWorkerLoop<string>({
+      name: 'other', concurrency: 1, pollMs: 10, leaseMs, logger: quiet,
+      claim: async (want, token, ms) => q.claim(want, token, ms),
+      handle: async (id) => { rival.push(id); },
+    });
+    await other.start();
+    await sleep(leaseMs * 4);
+    expect(rival).toEqual([]);
+    // Stop with a short grace: the item is abandoned to its lease (the live worker "dies"), and the rival takes it.
+    const stopping = live.stop({ graceMs: 10, onGraceExpired: async () => { q.rows.get('long')!.token = 'dead'; finish(); } });
+    await stopping;
+    const deadline = Date.now() + 2_000;
+    while (rival.length === 0 && Date.now() < deadline) await sleep(5);
+    await other.stop();
+    expect(rival).toEqual(['long']);
+  });
+
+  it('wakes at once on its signal rather than at the next poll', async () => {
+    const q = memoryQueue([]);
+    let wake!: () => void;
+    const signal = { subscribe: async (fn: () => void) => { wake = fn; return async () => {}; } };
+    const handled: number[] = [];
+    const loop = createWorkerLoop<string>({
+      name: 'signal', concurrency: 2, pollMs: 60_000, signal, logger: quiet,
+      claim: async (want, token, ms) => q.claim(want, token, ms),
+      handle: async (id, job) => { if (q.complete(id, job.token)) handled.push(Date.now()); },
+    });
+    await loop.start();
+    await sleep(20);
+    q.rows.set('new', { done: false, leaseUntil: 0, token: null });
+    const raisedAt = Date.now();
+    wake();
+    while (handled.length === 0 && Date.now() - raisedAt < 5_000) await sleep(2);
+    await loop.stop();
+    expect(handled).toHaveLength(1);
+    expect(handled[0]! - raisedAt).toBeLessThan(1_000);
+  });
+});
