@@ -122,7 +122,7 @@ describe('failure reasons', () => {
     const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'refused' });
     const id = sent.body.message_id as string;
     const refused = await failAndRefund(t.services.db, {
-      id, accountId: a.accountId, campaignId: null, sender: '', recipient: '', body: null, credits: 1, attempts: 0, createdAt: new Date(),
+      id, accountId: a.accountId, campaignId: null, sender: '', recipient: '', body: null, credits: 1, attempts: 0, claim: null, createdAt: new Date(),
     }, 'ESME_RINVDSTADR');
     expect(refused).toBe(true);
     const got = await call(t.app, a.apiKey, 'GET', `/message/${id}`);
@@ -138,7 +138,7 @@ describe('failure reasons', () => {
     const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'lost' });
     const id = sent.body.message_id as string;
     const smsc = smscId();
-    await recordSent(t.services.db, [{ id, attempts: 0, smscMessageId: smsc, sentAt: new Date() }]);
+    await recordSent(t.services.db, [{ id, claim: null, smscMessageId: smsc, sentAt: new Date() }]);
     await t.services.receipts.onReceipt({ smscMessageId: smsc, state: 'expired', final: true, errorCode: '027', doneAt: new Date() });
     const got = await call(t.app, a.apiKey, 'GET', `/message/${id}`);
     expect(got.body.message).toMatchObject({
@@ -172,7 +172,7 @@ describe('metadata', () => {
     const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'tracked', metadata: { order: '42' } });
     const id = sent.body.message_id as string;
     const smsc = smscId();
-    await recordSent(t.services.db, [{ id, attempts: 0, smscMessageId: smsc, sentAt: new Date() }]);
+    await recordSent(t.services.db, [{ id, claim: null, smscMessageId: smsc, sentAt: new Date() }]);
     await t.services.receipts.onReceipt({ smscMessageId: smsc, state: 'delivered', final: true, errorCode: null, doneAt: new Date() });
     const [event] = await rows<{ body: string }>(t.services.db, sql`select body from webhook_deliveries where account_id = ${a.accountId} and event = 'message.dlr'`);
     expect(JSON.parse(event!.body).message).toMatchObject({ id, metadata: { order: '42' }, error_code: null });

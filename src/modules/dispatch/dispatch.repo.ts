@@ -20,8 +20,8 @@ export interface Claimed {
   credits: number;
   /** Claims so far, this one included (the retry policy's count). */
   attempts: number;
-  /** The fencing token this claim wrote. */
-  claim: string;
+  /** The fencing token this claim wrote (null only for a row never claimed, as tests drive these directly). */
+  claim: string | null;
   createdAt: Date;
 }
 
@@ -116,7 +116,7 @@ export async function failAndRefund(db: Executor, c: Claimed, errorCode: string)
   return db.transaction(async (tx) => {
     const failed = await rows<{ id: string }>(tx, sql`
       update messages set status = 'failed', error_code = ${errorCode}, lease_until = null, claim_token = null
-      where id = ${c.id} and status = 'queued' and claim_token = ${c.claim}
+      where id = ${c.id} and status = 'queued' and claim_token is not distinct from ${c.claim}::uuid
       returning id`);
     if (failed.length === 0) return false;
     await changeCredits(tx, { accountId: c.accountId, delta: c.credits, kind: 'refund', messageId: c.id, campaignId: c.campaignId });
@@ -130,7 +130,7 @@ export async function scheduleRetry(db: Executor, c: Claimed, errorCode: string,
   const updated = await rows<{ id: string }>(db, sql`
     update messages
     set next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}), lease_until = null, claim_token = null, error_code = ${errorCode}
-    where id = ${c.id} and status = 'queued' and claim_token = ${c.claim}
+    where id = ${c.id} and status = 'queued' and claim_token is not distinct from ${c.claim}::uuid
     returning id`);
   return updated.length > 0;
 }
