@@ -87,6 +87,7 @@ function createServices(config: Config, database: Database) {
 export type Services = ReturnType<typeof createServices>;
 
 const PARKED_SWEEP_MS = 10 * 60_000;
+const PARKED_RESOLVE_MS = 30_000;
 // A receipt still parked after a week names a message Tasman never sent (or one long gone).
 const PARKED_RECEIPT_TTL_MS = 7 * 24 * 60 * 60_000;
 const IDEMPOTENCY_SWEEP_MS = 60_000;
@@ -127,11 +128,14 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
     onEvents: () => services.signals.webhooks.raise(), window: config.smpp.window, logger: log.child({ role: 'dispatcher' }),
   });
   await dispatcher.start();
+  // The backstop of the one early-receipt path (modules/receipts/README.md): parked receipts retried.
+  const resolve = every(PARKED_RESOLVE_MS, () => services.receipts.sweepParked(), log, 'parked receipt sweep');
   const sweep = every(PARKED_SWEEP_MS, () => Promise.all([
     services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
   ]), log, 'parked receipt and inbound fragment purge');
   return async () => {
     await sweep();
+    await resolve();
     await dispatcher.stop();
     await link.stop();
   };

@@ -112,6 +112,20 @@ describe('receipts', () => {
     expect(await t.services.receipts.resolveParked([smsc])).toBe(0);
   });
 
+  it('a parked receipt the dispatcher did not resolve is applied by the periodic sweep', async () => {
+    const a = await createAccount(t.app);
+    const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'swept' });
+    const id = sent.body.message_id as string;
+    const smsc = smscId();
+    await t.services.receipts.onReceipt(receipt(smsc, { state: 'undelivered', errorCode: '001' }));
+    // Recorded by a path that does not look for parked receipts (as if that process died right after its commit).
+    await recordSent(t.services.db, [{ id, claim: null, smscMessageId: smsc, sentAt: new Date() }]);
+    expect(await view(a.apiKey, id)).toMatchObject({ message: { status: 'sent' } });
+    expect(await t.services.receipts.sweepParked(100_000)).toBeGreaterThanOrEqual(1);
+    expect(await view(a.apiKey, id)).toMatchObject({ message: { status: 'failed' }, delivery_receipt: { status: 'undelivered' } });
+    expect(await rows(t.services.db, sql`select 1 from pending_receipts where smsc_message_id = ${smsc}`)).toHaveLength(0);
+  });
+
   it('a receipt for an id nobody sent stays parked and does not touch any message', async () => {
     const smsc = smscId();
     await t.services.receipts.onReceipt(receipt(smsc));

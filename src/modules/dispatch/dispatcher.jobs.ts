@@ -18,16 +18,8 @@ export interface DispatcherDeps {
   carrier: Carrier;
   /** Wakes the dispatcher when messages are queued (in-process, and NOTIFY across processes). */
   signal?: Pick<QueueSignal, 'subscribe'>;
-  /**
-   * Applies receipts that overtook their submit_sm_resp, once the ids are recorded. `submitted` / `recorded`
-   * bracket the batched write of accepted submits, so a receipt arriving in between (in this process) waits for
-   * the commit instead of being parked and resolved later, which costs several statements per message.
-   */
-  receipts: {
-    resolveParked(smscIds: string[]): Promise<number>;
-    submitted?(smscIds: string[]): void;
-    recorded?(smscIds: string[]): void;
-  };
+  /** Applies receipts that overtook their submit_sm_resp (parked), once the ids are recorded. */
+  receipts: { resolveParked(smscIds: string[]): Promise<number> };
   /** Wakes the webhook worker after a message failed at submit (its message.dlr `rejected` event is recorded). */
   onEvents?: () => void;
   /** Submits in flight at once (SMPP_WINDOW): the carrier's own window is the real limit, this keeps it fed. */
@@ -89,9 +81,6 @@ export function createDispatcher(deps: DispatcherDeps) {
       } catch (err) {
         logger.error({ err: (err as Error).message, count: batch.length }, 'dispatcher: could not record sent messages');
         return batch.map(() => false);
-      } finally {
-        // Committed (or given up): receipts waiting for these ids go ahead; any that find nothing park.
-        deps.receipts.recorded?.(batch.flatMap(smscIdsOf));
       }
     },
   });
@@ -108,7 +97,6 @@ export function createDispatcher(deps: DispatcherDeps) {
   async function handle(c: Claimed, release: () => void): Promise<void> {
     const result = await submit(c);
     if (result.ok) {
-      deps.receipts.submitted?.(result.segmentIds ?? [result.smscMessageId]);
       // The SMSC has answered: the window slot is free while the write is pending (the lease is still renewed).
       release();
       await sent.submit({

@@ -84,6 +84,13 @@ export async function parkedAmong(db: Executor, smscIds: string[]): Promise<stri
   return found.map((r) => r.id);
 }
 
+/** The oldest parked receipts' SMSC ids, for the periodic sweep. */
+export async function oldestParked(db: Executor, limit: number): Promise<string[]> {
+  const found = await db.select({ id: pendingReceipts.smscMessageId }).from(pendingReceipts)
+    .orderBy(pendingReceipts.receivedAt).limit(limit);
+  return found.map((r) => r.id);
+}
+
 /** Receipts whose message never turned up (another system's ids, or messages long gone). */
 export async function purgeParked(db: Executor, olderThanMs: number): Promise<void> {
   await db.delete(pendingReceipts)

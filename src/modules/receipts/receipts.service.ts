@@ -6,10 +6,11 @@ import { recordEvent, recordEvents } from '../webhooks/outbox.ts';
 import { combinedState, finalOutcome, statusFor, type FinalState } from './receipt-outcome.ts';
 import {
   applyFinal, applyFinalBatch, deleteParked, findSegment, lockMessage, lockMessageBySmscId, lockParked, markSegment, parkedAmong,
-  parkReceipt, purgeParked, segmentStates, type ParkedReceipt,
+  oldestParked, parkReceipt, purgeParked, segmentStates, type ParkedReceipt,
 } from './receipts.repo.ts';
 
 const RECEIPT_BATCH = 500;
+const SWEEP_BATCH = 500;
 
 export interface ReceiptServiceDeps {
   db: Db;
@@ -23,10 +24,11 @@ export interface ReceiptServiceDeps {
  * the message.dlr event is recorded in the same transaction (transactional outbox). The promise resolves only
  * after commit, because the carrier acknowledges the SMSC (deliver_sm_resp) when it does.
  *
- * A receipt can overtake its submit_sm_resp: nothing has the id yet, so it is parked in pending_receipts. Both
- * sides write, commit, then look for the other: the dispatcher checks for parked receipts after recording
- * `sent`, and a parked receipt is re-tried right after it is parked. Whichever order the two commits land in,
- * at least one side sees the other, and the row lock on the parked receipt makes sure only one applies it.
+ * A receipt can overtake its submit_sm_resp. There is one path for it (README.md): nothing has the id yet, so it
+ * is parked in pending_receipts. Both sides write, commit, then look for the other: the dispatcher resolves
+ * parked receipts after recording `sent`, and a parked receipt is re-tried right after it is parked. Whichever
+ * order the two commits land in, at least one side sees the other, and the row lock on the parked receipt makes
+ * sure only one applies it. A periodic sweep (sweepParked) retries what is left, as a backstop.
  */
 export function createReceiptService(deps: ReceiptServiceDeps) {
   const { db } = deps;
@@ -86,11 +88,6 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     return applied;
   }
 
-  // SMSC ids accepted in this process whose `sent` write has not committed yet (the dispatcher writes in
-  // batches). A receipt for one of them waits for that commit rather than being parked: parking and resolving
-  // costs several statements per message, and with prompt receipts nearly every receipt would overtake the write.
-  const unrecorded = new Map<string, { wait: Promise<void>; release: () => void }>();
-
   /** The one-receipt path: segments, unknown ids (parked), and the fallback when a batch fails. */
   async function applyOne(smscId: string, parked: ParkedReceipt, receivedAt: Date): Promise<void> {
     const found = await db.transaction((tx) => apply(tx, smscId, parked, receivedAt));
@@ -128,34 +125,18 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   });
 
   return {
-    submitted(smscIds: string[]): void {
-      for (const id of smscIds) {
-        if (unrecorded.has(id)) continue;
-        let release!: () => void;
-        const wait = new Promise<void>((resolve) => { release = resolve; });
-        unrecorded.set(id, { wait, release });
-      }
-    },
-    recorded(smscIds: string[]): void {
-      for (const id of smscIds) {
-        unrecorded.get(id)?.release();
-        unrecorded.delete(id);
-      }
-    },
     async onReceipt(receipt: Receipt): Promise<void> {
       // ENROUTE says nothing a client can act on; the message stays `sent`.
       const outcome = finalOutcome(receipt.state, receipt.errorCode);
       if (!outcome) return;
       const parked: ParkedReceipt = outcome;
       const receivedAt = now();
-      // The submit_sm_resp may sit in the same socket read as this receipt: one macrotask turn lets the
-      // dispatcher see it (all microtasks) and register its id before we look.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      await unrecorded.get(receipt.smscMessageId)?.wait;
       const queued = { smscId: receipt.smscMessageId, parked, receivedAt };
       if (!(await batch.submit(queued))) await applyOne(queued.smscId, parked, receivedAt);
     },
     resolveParked,
+    /** The backstop: retries the oldest parked receipts (README.md). Returns how many it applied. */
+    sweepParked: async (limit = SWEEP_BATCH) => resolveParked(await oldestParked(db, limit)),
     purgeParked: (olderThanMs: number) => purgeParked(db, olderThanMs),
   };
 }
