@@ -78,7 +78,7 @@ function createServices(config: Config, database: Database) {
     accounts: createAccountService({ db }),
     accountKeys: createAccountKeyService({ db }),
     users: createUserService({ db, invite: sessions.invite }),
-    numbers: createNumberService({ db }),
+    numbers: createNumberService({ db, creditPriceCents: config.creditPriceCents, maxNumbers: config.maxNumbers }),
     receipts: createReceiptService({ db, onEvents: () => webhooks.raise() }),
     inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),
   };
@@ -91,6 +91,7 @@ const PARKED_RESOLVE_MS = 30_000;
 // A receipt still parked after a week names a message Tasman never sent (or one long gone).
 const PARKED_RECEIPT_TTL_MS = 7 * 24 * 60 * 60_000;
 const IDEMPOTENCY_SWEEP_MS = 60_000;
+const NUMBER_RENEWAL_MS = 10 * 60_000;
 
 /** Runs `task` every `ms` on the worker loop (platform/jobs/periodic.ts); the returned stop waits for a run. */
 const every = (everyMs: number, run: () => Promise<unknown>, logger: Logger, name: string): Stop => startPeriodic({ name, everyMs, run, logger });
@@ -145,6 +146,8 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
 async function startWorkers(config: Config, services: Services, simulatorPort: number | null, logger: Logger): Promise<Stop[]> {
   return [
     every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
+    // Dedicated number rental (30-day renewals, 7-day grace); SKIP LOCKED claims, so every worker may run it.
+    every(NUMBER_RENEWAL_MS, () => services.numbers.renewDue(), logger, 'number renewal'),
     startRetention({ db: services.db, retentionDays: config.retentionDays, logger }),
     await startCarrierRole(config, services, simulatorPort, logger),
     await startWebhookWorker({

@@ -39,6 +39,8 @@ export const errorStatus = {
   hierarchy_not_enabled: 403,
   /** the sub-account manages itself; the parent may not change this */
   not_managed_by_parent: 403,
+  /** the account already holds its max_numbers dedicated numbers */
+  number_limit_reached: 403,
   /** only a parent account may do this */
   not_a_parent: 403,
   /** a write through a session cookie without the session's X-CSRF-Token header */

@@ -15,7 +15,7 @@ it('a parent builds a sending customer through the API alone', async () => {
   const parentKey = op.body.api_key as string;
   const parentId = op.body.account_id as string;
   const number = mobile();
-  expect((await admin(t.app, 'POST', '/admin/numbers', { number, country: 'AU', price_monthly: 9.9 })).status).toBe(201);
+  expect((await admin(t.app, 'POST', '/admin/numbers', { number, country: 'AU', price_monthly: 0.99 })).status).toBe(201);
 
   // The parent, with its key only.
   const created = await call(t.app, parentKey, 'POST', '/accounts', { business_name: 'Corner Bakery', email: 'owner@bakery.test', daily_limit: 500 });
@@ -32,6 +32,8 @@ it('a parent builds a sending customer through the API alone', async () => {
   expect(available.status).toBe(200);
   const bought = await call(t.app, parentKey, 'POST', '/numbers/purchase', { number });
   expect(bought.status).toBe(200);
+  // 99 cents a month at 3 cents a credit: 33 credits for the first 30 days.
+  expect(bought.body).toMatchObject({ number, credits_charged: 33, credits_remaining: 42 });
   const assigned = await call(t.app, parentKey, 'POST', `/account/${customerId}/numbers/assign`, { numbers: [number] });
   expect(assigned.body).toEqual({ ok: true, assigned: [number] });
 

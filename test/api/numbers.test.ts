@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';
 import { authSuite } from '../support/auth-suite.ts';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../src/platform/db/client.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -19,9 +21,10 @@ async function family(app: FastifyInstance) {
 }
 
 /** A pool number; NZ ones from a separate range so country filters can be checked. */
-async function poolNumber(country: 'AU' | 'NZ' = 'AU', accountId?: string): Promise<string> {
+async function poolNumber(country: 'AU' | 'NZ' = 'AU', accountId?: string, price = 0.12): Promise<string> {
   const number = country === 'AU' ? mobile() : `+6421${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`.replace(/99[6-9]$/, '123');
-  const res = await admin(t.app, 'POST', '/admin/numbers', { number, country, price_monthly: 12.5, ...(accountId ? { account_id: accountId } : {}) });
+  // 12 cents a month is 4 credits at 3 cents: a new account (5 credits) can rent one.
+  const res = await admin(t.app, 'POST', '/admin/numbers', { number, country, price_monthly: price, ...(accountId ? { account_id: accountId } : {}) });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return number;
 }
@@ -47,14 +50,15 @@ describe('GET /numbers/available and POST /numbers/purchase', () => {
     expect(page.body.offset).toBe(0);
     const items = page.body.numbers as Array<{ number: string; country: string; price_monthly: number }>;
     expect(items.every((n) => n.country === 'NZ')).toBe(true);
-    expect(items.find((n) => n.number === nz)).toEqual({ id: expect.any(String), number: nz, country: 'NZ', price_monthly: 12.5 });
+    expect(items.find((n) => n.number === nz)).toEqual({ id: expect.any(String), number: nz, country: 'NZ', price_monthly: 0.12 });
 
     const buyer = await createAccount(t.app);
     const bought = await call(t.app, buyer.apiKey, 'POST', '/numbers/purchase', { number: nz });
     expect(bought.status).toBe(200);
+    // The shape the client libraries read: number as a string, number_id, label, status; `ok` kept.
     expect(bought.body).toEqual({
-      ok: true,
-      number: { id: expect.any(String), number: nz, country: 'NZ', price_monthly: 12.5, assigned_at: expect.any(String), created_at: expect.any(String) },
+      ok: true, number: nz, number_id: expect.any(String), label: null, status: 'active', billing_reference: null,
+      country: 'NZ', price_monthly: 0.12, credits_charged: 4, credits_remaining: 1, paid_until: expect.stringMatching(/Z$/),
     });
     expect(numbersOf((await call(t.app, buyer.apiKey, 'GET', '/numbers')).body)).toEqual([nz]);
     const after = await call(t.app, buyer.apiKey, 'GET', '/numbers/available?country=NZ&limit=100');
@@ -91,7 +95,7 @@ describe('GET /numbers/available and POST /numbers/purchase', () => {
     const { childKey } = await family(t.app);
     const res = await call(t.app, childKey, 'POST', '/numbers/purchase', { country: 'NZ' });
     expect(res.status).toBe(200);
-    expect((res.body.number as { country: string }).country).toBe('NZ');
+    expect(res.body.country).toBe('NZ');
     await poolNumber('AU');
     const buyer = await createAccount(t.app);
     const bare = await t.app.inject({ method: 'POST', url: '/numbers/purchase', headers: { authorization: `Bearer ${buyer.apiKey}` } });
@@ -165,5 +169,99 @@ describe('assign and recall', () => {
     const buyers = await Promise.all([createAccount(t.app), createAccount(t.app), createAccount(t.app)]);
     const results = await Promise.all(buyers.map((b) => call(t.app, b.apiKey, 'POST', '/numbers/purchase', { number: n })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+  });
+});
+
+describe('rental: numbers cost credits and are capped (issue 10 item 16)', () => {
+  type Held = { number: string; label: string | null; assigned_to: string; status: string; paid_until: string | null };
+  const held = async (key: string) => (await call(t.app, key, 'GET', '/numbers')).body.numbers as Held[];
+  const ledger = (accountId: string) => rows<{ kind: string; delta: number; balance_after: number }>(t.services.db, sql`
+    select kind, delta, balance_after from credit_ledger where account_id = ${accountId} and kind = 'number' order by created_at, id`);
+  const DAY = 24 * 60 * 60 * 1000;
+
+  it('charges the first 30 days at lease (ledger row), stores the label and lists it with assigned_to', async () => {
+    const a = await createAccount(t.app, { credits: 20 });
+    const n = await poolNumber('AU', undefined, 0.3);
+    const bought = await call(t.app, a.apiKey, 'POST', '/numbers/purchase', { number: n, label: 'Front desk', link_tracking: true });
+    expect(bought.status).toBe(200);
+    expect(bought.body).toMatchObject({ number: n, label: 'Front desk', status: 'active', credits_charged: 10, credits_remaining: 10 });
+    const paidUntil = Date.parse(bought.body.paid_until as string);
+    expect(Math.abs(paidUntil - Date.now() - 30 * DAY)).toBeLessThan(60_000);
+    expect(await held(a.apiKey)).toEqual([expect.objectContaining({ number: n, label: 'Front desk', assigned_to: a.accountId, status: 'active' })]);
+    expect(await ledger(a.accountId)).toEqual([{ kind: 'number', delta: -10, balance_after: 10 }]);
+    expect((await call(t.app, a.apiKey, 'GET', '/balance')).body).toEqual({ credits: 10 });
+  });
+
+  it('402 when the balance is short: nothing charged, the number stays in the pool', async () => {
+    const a = await createAccount(t.app);
+    const n = await poolNumber('AU', undefined, 3);
+    const res = await call(t.app, a.apiKey, 'POST', '/numbers/purchase', { number: n });
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({ code: 'insufficient_credits', credits_required: 100, credits_available: 5 });
+    expect(await held(a.apiKey)).toEqual([]);
+    expect((await call(t.app, a.apiKey, 'GET', '/balance')).body).toEqual({ credits: 5 });
+    expect((await call(t.app, (await createAccount(t.app, { credits: 100 })).apiKey, 'POST', '/numbers/purchase', { number: n })).status).toBe(200);
+  });
+
+  it('holds at most max_numbers: 5 by default (MAX_NUMBERS), or the operator\'s setting per account', async () => {
+    const a = await createAccount(t.app);
+    for (let i = 0; i < 5; i++) {
+      expect((await call(t.app, a.apiKey, 'POST', '/numbers/purchase', { number: await poolNumber('AU', undefined, 0) })).status).toBe(200);
+    }
+    const sixth = await call(t.app, a.apiKey, 'POST', '/numbers/purchase', { number: await poolNumber('AU', undefined, 0) });
+    expect(sixth.status).toBe(403);
+    expect(sixth.body).toMatchObject({ code: 'number_limit_reached', max_numbers: 5 });
+
+    const b = await createAccount(t.app);
+    expect((await admin(t.app, 'PATCH', `/admin/accounts/${b.accountId}`, { max_numbers: 1 })).body).toMatchObject({ max_numbers: 1 });
+    expect((await call(t.app, b.apiKey, 'POST', '/numbers/purchase', { number: await poolNumber('AU', undefined, 0) })).status).toBe(200);
+    expect((await call(t.app, b.apiKey, 'POST', '/numbers/purchase', { number: await poolNumber('AU', undefined, 0) })).body.code).toBe('number_limit_reached');
+  });
+
+  it('renews every 30 days from the end of the period; unpaid: 7 days of grace (past_due), then back to the pool', async () => {
+    const a = await createAccount(t.app, { credits: 8 });
+    const n = await poolNumber('AU');
+    expect((await call(t.app, a.apiKey, 'POST', '/numbers/purchase', { number: n, label: 'Shop' })).status).toBe(200);
+    const due = new Date(Date.now() - 1000);
+    await t.services.db.execute(sql`update numbers set paid_until = ${due} where number = ${n}`);
+    await t.services.numbers.renewDue();
+    const [renewed] = await held(a.apiKey);
+    expect(renewed).toMatchObject({ status: 'active', paid_until: new Date(due.getTime() + 30 * DAY).toISOString() });
+    expect(await ledger(a.accountId)).toEqual([
+      { kind: 'number', delta: -4, balance_after: 4 },
+      { kind: 'number', delta: -4, balance_after: 0 },
+    ]);
+
+    // The next period cannot be paid: grace, retried on every run, nothing charged.
+    await t.services.db.execute(sql`update numbers set paid_until = ${due} where number = ${n}`);
+    await t.services.numbers.renewDue();
+    await t.services.numbers.renewDue();
+    expect(await held(a.apiKey)).toEqual([expect.objectContaining({ number: n, status: 'past_due' })]);
+    expect(await ledger(a.accountId)).toHaveLength(2);
+
+    // Six days into the grace it is still theirs; at seven it is released.
+    await t.services.db.execute(sql`update numbers set unpaid_since = now() - interval '6 days' where number = ${n}`);
+    await t.services.numbers.renewDue();
+    expect(await held(a.apiKey)).toHaveLength(1);
+    await t.services.db.execute(sql`update numbers set unpaid_since = now() - interval '7 days' where number = ${n}`);
+    await t.services.numbers.renewDue();
+    expect(await held(a.apiKey)).toEqual([]);
+    const pool = await call(t.app, a.apiKey, 'GET', '/numbers/available?country=AU&limit=100');
+    expect(pool.status).toBe(200);
+    const [row] = await rows<{ account_id: string | null; label: string | null }>(t.services.db, sql`select account_id, label from numbers where number = ${n}`);
+    expect(row).toEqual({ account_id: null, label: null });
+  });
+
+  it('a topped-up account in grace pays on the next run and keeps the number', async () => {
+    const a = await createAccount(t.app, { credits: 4 });
+    const n = await poolNumber('AU');
+    expect((await call(t.app, a.apiKey, 'POST', '/numbers/purchase', { number: n })).status).toBe(200);
+    await t.services.db.execute(sql`update numbers set paid_until = now() - interval '1 day' where number = ${n}`);
+    await t.services.numbers.renewDue();
+    expect((await held(a.apiKey))[0]!.status).toBe('past_due');
+    await admin(t.app, 'POST', `/admin/accounts/${a.accountId}/credits`, { amount: 10 });
+    await t.services.numbers.renewDue();
+    expect((await held(a.apiKey))[0]!.status).toBe('active');
+    expect((await call(t.app, a.apiKey, 'GET', '/balance')).body).toEqual({ credits: 6 });
   });
 });

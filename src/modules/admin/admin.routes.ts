@@ -19,6 +19,7 @@ const AccountSummary = Type.Object({
   account_id: Uuid, business_name: Type.String(), email: Type.Optional(Nullable(Type.String())), abn: Nullable(Type.String()),
   account_status: Type.String(), hierarchy_enabled: Type.Boolean(), credits: Type.Integer(),
   parent_account_id: Type.Optional(Nullable(Uuid)), active_keys: Type.Optional(Type.Integer()), created_at: Type.Optional(Timestamp),
+  max_numbers: Type.Optional(Nullable(Type.Integer({ description: 'dedicated numbers the account may hold; null: the MAX_NUMBERS default' }))),
 });
 const KeyCreated = Type.Object({ id: Uuid, key: Type.String(), prefix: Type.String(), name: Type.String(), created_at: Timestamp });
 
@@ -57,12 +58,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
 
   app.patch('/admin/accounts/:id', {
     schema: {
-      tags, security, summary: 'Enable the hierarchy, set the ABN or the status',
+      tags, security, summary: 'Enable the hierarchy, set the ABN, the status or the number cap',
       params: IdParams,
       body: Type.Object({
         hierarchy_enabled: Type.Optional(Type.Boolean()),
         abn: Type.Optional(Nullable(Abn)),
         account_status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])),
+        max_numbers: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000, description: 'dedicated numbers the account may hold; null returns it to MAX_NUMBERS' }))),
       }),
       response: { 200: AccountSummary, ...errors(400, 401, 404) },
     },

@@ -56,16 +56,17 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
     return { account_id: accountId, credits };
   }
 
-  async function patchAccount(accountId: string, input: { hierarchy_enabled?: boolean; abn?: string | null; account_status?: string }) {
+  async function patchAccount(accountId: string, input: { hierarchy_enabled?: boolean; abn?: string | null; account_status?: string; max_numbers?: number | null }) {
     const changes: Parameters<typeof updateAccount>[2] = {};
     if (input.hierarchy_enabled !== undefined) changes.hierarchyEnabled = input.hierarchy_enabled;
     if (input.abn !== undefined) changes.abn = input.abn === null ? null : normaliseAbn(input.abn);
     if (input.account_status !== undefined) changes.accountStatus = input.account_status;
+    if (input.max_numbers !== undefined) changes.maxNumbers = input.max_numbers;
     const row = await updateAccount(db, accountId, changes);
     if (!row) throw notFound('Account');
     return {
       account_id: row.id, business_name: row.businessName, abn: row.abn, account_status: row.accountStatus,
-      hierarchy_enabled: row.hierarchyEnabled, credits: row.credits,
+      hierarchy_enabled: row.hierarchyEnabled, credits: row.credits, max_numbers: row.maxNumbers,
     };
   }
 

@@ -2,8 +2,11 @@ import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 
-/** grant: new-account credits · admin: operator top-up · send/refund · allocate/recall: parent↔child transfers · close */
-export type LedgerKind = 'grant' | 'admin' | 'send' | 'refund' | 'allocate' | 'recall' | 'close';
+/**
+ * grant: new-account credits · admin: operator top-up · send/refund · allocate/recall: parent↔child transfers ·
+ * close · number: a dedicated number's lease or 30-day renewal
+ */
+export type LedgerKind = 'grant' | 'admin' | 'send' | 'refund' | 'allocate' | 'recall' | 'close' | 'number';
 
 export interface CreditChange {
   accountId: string;

@@ -49,10 +49,11 @@ export async function listAvailable(
  * SKIP LOCKED lets concurrent purchases take different numbers instead of queueing on the same one.
  */
 export async function leaseFromPool(
-  db: Executor, accountId: string, want: { number?: string; country?: string },
+  db: Executor, accountId: string, want: { number?: string; country?: string; label?: string | null; paidUntil: Date | null },
 ): Promise<NumberRow | null> {
   const [row] = await rows<{ id: string }>(db, sql`
-    update numbers set account_id = ${accountId}, assigned_at = now()
+    update numbers set account_id = ${accountId}, assigned_at = now(), label = ${want.label ?? null},
+      paid_until = ${want.paidUntil}, unpaid_since = null
     where id = (
       select id from numbers
       where account_id is null
@@ -87,4 +88,49 @@ export async function heldBy(db: Executor, accountId: string, list: string[]): P
   const found = await db.select({ number: numbers.number }).from(numbers)
     .where(and(eq(numbers.accountId, accountId), inArray(numbers.number, list)));
   return found.map((f) => f.number);
+}
+
+/**
+ * Locks the account row (purchases of one account queue here, so the cap cannot be passed by racing) and returns
+ * its balance, its own number cap (null: the service default) and how many numbers it holds.
+ */
+export async function lockForPurchase(db: Executor, accountId: string): Promise<{ credits: number; maxNumbers: number | null; held: number }> {
+  const [row] = await rows<{ credits: number; max_numbers: number | null }>(db, sql`
+    select credits, max_numbers from accounts where id = ${accountId} for update`);
+  const [count] = await rows<{ n: number }>(db, sql`select count(*)::int as n from numbers where account_id = ${accountId}`);
+  return { credits: row?.credits ?? 0, maxNumbers: row?.max_numbers ?? null, held: Number(count?.n ?? 0) };
+}
+
+export type DueNumber = { id: string; number: string; accountId: string; priceMonthly: number; paidUntil: Date; unpaidSince: Date | null };
+
+/**
+ * Rented numbers whose period has ended, oldest first, locked for this transaction (SKIP LOCKED: workers share),
+ * leaving out `skip` (numbers this run already tried and left in their grace).
+ */
+export async function claimDueNumbers(db: Executor, limit: number, skip: string[]): Promise<DueNumber[]> {
+  const found = await rows<{ id: string; number: string; account_id: string; price_monthly: string | number; paid_until: Date | string; unpaid_since: Date | string | null }>(db, sql`
+    select id, number, account_id, price_monthly, paid_until, unpaid_since from numbers
+    where account_id is not null and paid_until <= now()
+      ${skip.length > 0 ? sql`and id not in (${sql.join(skip.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}
+    order by paid_until limit ${limit} for update skip locked`);
+  return found.map((r) => ({
+    id: r.id, number: r.number, accountId: r.account_id, priceMonthly: Number(r.price_monthly),
+    paidUntil: new Date(r.paid_until), unpaidSince: r.unpaid_since === null ? null : new Date(r.unpaid_since),
+  }));
+}
+
+/** Paid: the next period starts where the last one ended (a late payment does not move the renewal date). */
+export async function markRenewed(db: Executor, id: string, paidUntil: Date): Promise<void> {
+  await db.execute(sql`update numbers set paid_until = ${paidUntil}, unpaid_since = null where id = ${id}`);
+}
+
+export async function markUnpaid(db: Executor, id: string, since: Date): Promise<void> {
+  await db.execute(sql`update numbers set unpaid_since = ${since} where id = ${id}`);
+}
+
+/** Back to the operator's pool: no holder, no label, no rental. */
+export async function releaseToPool(db: Executor, id: string): Promise<void> {
+  await db.execute(sql`
+    update numbers set account_id = null, assigned_at = null, label = null, paid_until = null, unpaid_since = null
+    where id = ${id}`);
 }

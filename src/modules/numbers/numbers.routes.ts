@@ -26,7 +26,7 @@ export const numberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
 
   app.post('/numbers/purchase', {
     preValidation: emptyBodyIsObject,
-    schema: { tags, summary: 'Lease a number from the pool to the caller', body: PurchaseRequest, response: { 200: Purchased, ...errors(400, 401, 409) } },
+    schema: { tags, summary: 'Lease a number from the pool to the caller, charging its first 30 days in credits', body: PurchaseRequest, response: { 200: Purchased, ...errors(400, 401, 402, 403, 409) } },
   }, async (request) => numbers.purchase(request.actor, request.body));
 
   app.get('/account/:id/numbers', {

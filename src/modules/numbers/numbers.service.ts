@@ -3,14 +3,34 @@ import type { Actor } from '../../platform/actor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { normalisePhone } from '../messages/phone.ts';
 import { assertHierarchyEnabled, loadManagedAccount } from '../accounts/access.ts';
+import { changeCredits } from '../credits/ledger.repo.ts';
+import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import {
-  heldBy, leaseFromPool, listAvailable, listGroupNumbers, listNumbers, moveNumbers, type NumberRow,
+  claimDueNumbers, heldBy, leaseFromPool, listAvailable, listGroupNumbers, listNumbers, lockForPurchase, markRenewed,
+  markUnpaid, moveNumbers, releaseToPool, type NumberRow,
 } from './numbers.repo.ts';
+import { periodEnd, rentalCredits, unpaidAction } from './rental.ts';
 
+/**
+ * A held number as every listing shows it. `assigned_to` is the account holding it; `status` is `active`, or
+ * `past_due` during the 7-day grace after a renewal could not be paid; `paid_until` is null for numbers the
+ * operator assigned (not rented).
+ */
 const view = (n: NumberRow) => ({
-  id: n.id, number: n.number, country: n.country, price_monthly: n.priceMonthly,
+  id: n.id, number: n.number, country: n.country, price_monthly: n.priceMonthly, label: n.label,
+  assigned_to: n.accountId, status: n.unpaidSince ? 'past_due' as const : 'active' as const,
+  paid_until: n.paidUntil?.toISOString() ?? null,
   assigned_at: n.assignedAt?.toISOString() ?? null, created_at: n.createdAt.toISOString(),
 });
+
+export interface NumberServiceDeps {
+  db: Db;
+  /** CREDIT_PRICE_CENTS */
+  creditPriceCents: number;
+  /** MAX_NUMBERS: the cap for accounts without their own max_numbers */
+  maxNumbers: number;
+  now?: () => Date;
+}
 
 function unavailable(list: string[]): AppError {
   return new AppError('number_unavailable', `Not available to move: ${list.join(', ')}`, { numbers: list });
@@ -29,8 +49,9 @@ function parseNumbers(input: string | string[]): string[] {
   return [...out];
 }
 
-export function createNumberService(deps: { db: Db }) {
+export function createNumberService(deps: NumberServiceDeps) {
   const { db } = deps;
+  const now = deps.now ?? (() => new Date());
 
   async function mine(actor: Actor) {
     return { numbers: (await listNumbers(db, actor.accountId)).map(view) };
@@ -50,8 +71,12 @@ export function createNumberService(deps: { db: Db }) {
     };
   }
 
-  /** Leases a pool number to the caller: the one named, or the first free one of the country (or of any). */
-  async function purchase(actor: Actor, input: { number?: string; country?: 'AU' | 'NZ' }) {
+  /**
+   * Leases a pool number to the caller: the one named, or the first free one of the country (or of any). The
+   * first 30 days are charged at once, in the same transaction (402 and nothing leased when the balance is
+   * short); an account holding its max_numbers already is 403 `number_limit_reached`.
+   */
+  async function purchase(actor: Actor, input: { number?: string; country?: 'AU' | 'NZ'; label?: string }) {
     let number: string | undefined;
     if (input.number !== undefined) {
       const phone = normalisePhone(input.number);
@@ -60,11 +85,71 @@ export function createNumberService(deps: { db: Db }) {
       }
       number = phone.e164;
     }
-    const leased = await leaseFromPool(db, actor.accountId, { number, country: input.country });
-    if (!leased) {
-      throw new AppError('number_unavailable', number ? `${number} is not available` : `No number is available${input.country ? ` in ${input.country}` : ''}`);
+    const label = input.label?.trim() || null;
+    return db.transaction(async (tx) => {
+      const account = await lockForPurchase(tx, actor.accountId);
+      const cap = account.maxNumbers ?? deps.maxNumbers;
+      if (account.held >= cap) {
+        throw new AppError('number_limit_reached', `This account may hold at most ${cap} dedicated numbers`, { max_numbers: cap });
+      }
+      const leased = await leaseFromPool(tx, actor.accountId, { number, country: input.country, label, paidUntil: periodEnd(now()) });
+      if (!leased) {
+        throw new AppError('number_unavailable', number ? `${number} is not available` : `No number is available${input.country ? ` in ${input.country}` : ''}`);
+      }
+      const credits = rentalCredits(leased.priceMonthly, deps.creditPriceCents);
+      const balance = credits > 0 ? await changeCredits(tx, { accountId: actor.accountId, delta: -credits, kind: 'number' }) : account.credits;
+      if (balance === null) throw insufficientCredits(credits, account.credits);
+      return {
+        ok: true as const,
+        number: leased.number,
+        number_id: leased.id,
+        label: leased.label,
+        status: 'active' as const,
+        billing_reference: null,
+        country: leased.country,
+        price_monthly: leased.priceMonthly,
+        credits_charged: credits,
+        credits_remaining: balance,
+        paid_until: leased.paidUntil?.toISOString() ?? null,
+      };
+    });
+  }
+
+  /**
+   * The renewal job: every rented number whose period has ended is charged its next 30 days (a `number` ledger
+   * row). When the holder cannot pay, the number stays theirs for a 7-day grace (`past_due`), retried on each
+   * run, then returns to the pool. Claims with SKIP LOCKED, one transaction per number, so any number of workers
+   * may run it. Returns what it did.
+   */
+  async function renewDue(opts: { batch?: number } = {}) {
+    const done = { renewed: 0, unpaid: 0, released: 0 };
+    const skip: string[] = [];
+    while (done.renewed + done.unpaid + done.released < (opts.batch ?? 1000)) {
+      const handled = await db.transaction(async (tx) => {
+        const [due] = await claimDueNumbers(tx, 1, skip);
+        if (!due) return false;
+        const credits = rentalCredits(due.priceMonthly, deps.creditPriceCents);
+        const paid = credits === 0 || (await changeCredits(tx, { accountId: due.accountId, delta: -credits, kind: 'number' })) !== null;
+        if (paid) {
+          await markRenewed(tx, due.id, periodEnd(due.paidUntil));
+          done.renewed += 1;
+          return true;
+        }
+        const action = unpaidAction(due.unpaidSince, now());
+        if (action === 'release') {
+          await releaseToPool(tx, due.id);
+          done.released += 1;
+        } else {
+          if (action === 'start_grace') await markUnpaid(tx, due.id, now());
+          done.unpaid += 1;
+          // Still due: the next run tries again.
+          skip.push(due.id);
+        }
+        return true;
+      });
+      if (!handled) break;
     }
-    return { ok: true, number: view(leased) };
+    return done;
   }
 
   async function forAccount(actor: Actor, accountId: string) {
@@ -101,7 +186,7 @@ export function createNumberService(deps: { db: Db }) {
     });
   }
 
-  return { mine, group, available, purchase, forAccount, assign, recall };
+  return { mine, group, available, purchase, renewDue, forAccount, assign, recall };
 }
 
 export type NumberService = ReturnType<typeof createNumberService>;
