@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../../src/platform/db/embedded/server.ts';
@@ -12,13 +12,23 @@ const PREFIX = 'tasman-test-pg-';
 let server: EmbeddedServer | null = null;
 let dir: string | null = null;
 
-/** Servers left by a run that was killed outright (its owner is gone): stop them and remove their directories. */
+/**
+ * Servers left by a run that was killed outright: stop them and remove their directories. Other runs on the same
+ * machine are left alone: a directory is swept only when the process that made it (runner.pid, written first) is
+ * gone, or, with no runner.pid yet, when it is over an hour old.
+ */
 async function sweepLeftovers(): Promise<void> {
   for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(PREFIX))) {
     const old = path.join(tmpdir(), name);
-    if (ownerAlive(path.join(old, 'postgres.owner'))) continue;
-    if (livePostmaster(path.join(old, 'postgres')) !== null) await stopPostmaster(path.join(old, 'postgres'));
-    rmSync(old, { recursive: true, force: true });
+    try {
+      const runner = path.join(old, 'runner.pid');
+      if (existsSync(runner) ? ownerAlive(runner) : Date.now() - statSync(old).mtimeMs < 3_600_000) continue;
+      if (ownerAlive(path.join(old, 'postgres.owner'))) continue;
+      if (livePostmaster(path.join(old, 'postgres')) !== null) await stopPostmaster(path.join(old, 'postgres'));
+      rmSync(old, { recursive: true, force: true });
+    } catch {
+      // Another run is sweeping it too, or it is not ours to remove: never fail this run over it.
+    }
   }
 }
 
@@ -26,6 +36,7 @@ export async function setup(): Promise<void> {
   if (process.env.TEST_DATABASE_URL) return;
   await sweepLeftovers();
   dir = mkdtempSync(path.join(tmpdir(), PREFIX));
+  writeFileSync(path.join(dir, 'runner.pid'), String(process.pid));
   server = await startEmbeddedPostgres({ dataDir: dir });
   // Test workers are forked after this and inherit the environment.
   process.env.TEST_DATABASE_URL = server.url;
