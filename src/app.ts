@@ -25,6 +25,9 @@ import { numberRoutes } from './modules/numbers/numbers.routes.ts';
 import { keyRoutes } from './modules/keys/keys.routes.ts';
 import { sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
 import { permissionFor } from './modules/sessions/permissions.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import type { HealthService } from './modules/health/health.service.ts';
+import type { Metrics } from './platform/metrics.ts';
 
 export interface AppDeps {
   services: Services;
@@ -33,6 +36,10 @@ export interface AppDeps {
   limiter: RateLimiter;
   logger: Logger | false;
   adminToken: string | null;
+  health: HealthService;
+  metrics: Metrics;
+  /** A token that may read /metrics besides the operator token (METRICS_TOKEN). */
+  metricsToken: string | null;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -60,6 +67,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Method, route and status only: never headers (keys) or bodies (message text).
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    // The route pattern, never the raw URL: ids in paths would make a series per message.
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.httpRequests.inc({ route, status: reply.statusCode });
+    deps.metrics.httpDuration.observe({ route }, reply.elapsedTime / 1000);
   });
   // An empty body with a JSON content type (some clients send one on bodyless POST and DELETE) is no body.
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -93,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/health', { schema: { hide: true } }, async () => ({ ok: true }));
+  await app.register(healthRoutes, { health: deps.health, metrics: deps.metrics, adminToken: deps.adminToken, metricsToken: deps.metricsToken });
 
   await app.register(cookie);
   await app.register(sessionRoutes, { services: deps.services, adminToken: deps.adminToken });

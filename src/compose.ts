@@ -36,6 +36,10 @@ import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
 import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
 import { startRetention } from './modules/retention/retention.jobs.ts';
+import { createHealthService, type CarrierStatus } from './modules/health/health.service.ts';
+import { queueSizes } from './modules/health/health.repo.ts';
+import { createMetrics, type Metrics } from './platform/metrics.ts';
+import type { Carrier } from './carrier/carrier.ts';
 
 export type { SimulatorHandle } from './carrier/index.ts';
 
@@ -48,7 +52,7 @@ export interface Roles {
 type Stop = () => Promise<void>;
 
 /** Every service, built once per process from the database and configuration; routes and workers share them. */
-function createServices(config: Config, database: Database) {
+function createServices(config: Config, database: Database, metrics: Metrics) {
   const db: Db = database.db;
   const queued = createQueueSignal(database, 'tasman_messages_queued');
   // Raised after committing a transaction that called recordEvent: wakes the webhook worker (which also polls).
@@ -60,6 +64,7 @@ function createServices(config: Config, database: Database) {
     db,
     database,
     config,
+    metrics,
     signals: { queued, webhooks },
     secretKey,
     authenticate: createAuthenticator(db) satisfies Authenticate,
@@ -67,7 +72,7 @@ function createServices(config: Config, database: Database) {
     sessions,
     admin: createAdminService({ db, invite: sessions.invite }),
     messages: createMessageService({
-      db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: () => queued.raise(),
+      db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); },
     }),
     campaigns: createCampaignService({ db }),
     optouts: createOptoutService({ db }),
@@ -111,12 +116,16 @@ const refuseUnstorable = <T>(handle: (item: T) => Promise<void>) => async (item:
  * receipt and inbound services behind it. The returned stop drains in order: the dispatcher finishes its
  * submits and their writes, then the link unbinds.
  */
-async function startCarrierRole(config: Config, services: Services, simulatorPort: number | null, logger: Logger): Promise<Stop> {
+async function startCarrierRole(config: Config, services: Services, simulatorPort: number | null, logger: Logger): Promise<{ stop: Stop; status: () => CarrierStatus }> {
   const log = logger.child({ component: 'carrier' });
-  const link = openCarrierLink(config, simulatorPort, log);
+  const link = counted(openCarrierLink(config, simulatorPort, log), services.metrics);
+  const name = config.smpp.host ? `${config.smpp.host}:${config.smpp.port}` : 'simulator';
   // The receipt and inbox services wake the webhook worker themselves after committing an event.
   await link.start({
-    onReceipt: refuseUnstorable((receipt) => services.receipts.onReceipt(receipt)),
+    onReceipt: refuseUnstorable((receipt) => {
+      services.metrics.receipts.inc({ status: receipt.state });
+      return services.receipts.onReceipt(receipt);
+    }),
     onInbound: refuseUnstorable(async (sms) => {
       const row = await services.inbox.receive(sms);
       if (row && row.accountId === null) {
@@ -134,26 +143,46 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
   const sweep = every(PARKED_SWEEP_MS, () => Promise.all([
     services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
   ]), log, 'parked receipt and inbound fragment purge');
-  return async () => {
-    await sweep();
-    await resolve();
-    await dispatcher.stop();
-    await link.stop();
+  return {
+    status: () => ({ name, bound: link.health().bound }),
+    async stop() {
+      await sweep();
+      await resolve();
+      await dispatcher.stop();
+      await link.stop();
+    },
+  };
+}
+
+/** The link, counting the submits the SMSC accepted. */
+function counted(link: Carrier, metrics: Metrics): Carrier {
+  return {
+    start: (handlers) => link.start(handlers),
+    async submit(request) {
+      const result = await link.submit(request);
+      if (result.ok) metrics.submitted.inc();
+      return result;
+    },
+    health: () => link.health(),
+    stop: () => link.stop(),
   };
 }
 
 /** The background roles; each claims its rows with FOR UPDATE SKIP LOCKED and a lease, so processes may share them. */
-async function startWorkers(config: Config, services: Services, simulatorPort: number | null, logger: Logger): Promise<Stop[]> {
-  return [
+async function startWorkers(config: Config, services: Services, simulatorPort: number | null, logger: Logger): Promise<{ stops: Stop[]; carriers: Array<() => CarrierStatus> }> {
+  const carrier = await startCarrierRole(config, services, simulatorPort, logger);
+  const stops = [
     every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
     // Dedicated number rental (30-day renewals, 7-day grace); SKIP LOCKED claims, so every worker may run it.
     every(NUMBER_RENEWAL_MS, () => services.numbers.renewDue(), logger, 'number renewal'),
     startRetention({ db: services.db, retentionDays: config.retentionDays, logger }),
-    await startCarrierRole(config, services, simulatorPort, logger),
+    carrier.stop,
     await startWebhookWorker({
       db: services.db, signal: services.signals.webhooks, secretKey: services.secretKey, webhook: config.webhook, logger,
+      options: { onAttempt: (result) => services.metrics.webhookDeliveries.inc({ result }) },
     }),
   ];
+  return { stops, carriers: [carrier.status] };
 }
 
 export interface ComposeOptions {
@@ -195,7 +224,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: options.poolSize ?? config.databasePoolSize, postgresUser: config.postgresUser,
     });
     stops.push(() => database.close());
-    const services = createServices(config, database);
+    const metrics = createMetrics();
+    const services = createServices(config, database, metrics);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
     redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fail open'));
@@ -215,9 +245,19 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       stops.push(() => simulator.stop());
       logger.info({ port: simulator.port }, 'built-in SMSC simulator started (SMPP_HOST is unset)');
     }
-    if (roles.workers) stops.push(...await startWorkers(config, services, simulator?.port ?? null, logger));
+    const carriers: Array<() => CarrierStatus> = [];
+    if (roles.workers) {
+      const workers = await startWorkers(config, services, simulator?.port ?? null, logger);
+      stops.push(...workers.stops);
+      carriers.push(...workers.carriers);
+    }
+    const carrierStatus = () => carriers.map((status) => status());
+    metrics.watch({ queues: () => queueSizes(services.db), carriers: carrierStatus });
+    const health = createHealthService({ db: services.db, carriers: carrierStatus, checksCarriers: roles.workers });
 
-    const app = await buildApp({ services, simulator, limiter, logger: options.logger === false ? false : logger, adminToken });
+    const app = await buildApp({
+      services, simulator, limiter, logger: options.logger === false ? false : logger, adminToken, health, metrics, metricsToken: config.metricsToken,
+    });
     stops.push(() => app.close());
     await app.ready();
     return { app, roles, services, simulator, close };

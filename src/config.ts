@@ -14,6 +14,8 @@ export interface Config {
   databasePoolSize: number;
   redisUrl: string | null;
   adminToken: string | null;
+  /** May read GET /metrics besides the operator token (METRICS_TOKEN). */
+  metricsToken: string | null;
   smpp: {
     host: string | null;
     port: number;
@@ -115,6 +117,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 1000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     adminToken: str(env, 'TASMAN_ADMIN_TOKEN'),
+    metricsToken: str(env, 'METRICS_TOKEN'),
     smpp: {
       host: str(env, 'SMPP_HOST'),
       port: int(env, 'SMPP_PORT', 2775, 1, 65535),

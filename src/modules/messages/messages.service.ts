@@ -83,7 +83,8 @@ export interface MessageServiceDeps {
   optoutLinkBase: string;
   sharedSender: { AU: string; NZ: string };
   /** Wakes the dispatcher once new messages are committed. */
-  onQueued: () => void;
+  /** After commit, with how many messages were queued. */
+  onQueued: (count: number) => void;
   now?: () => Date;
 }
 
@@ -185,7 +186,7 @@ export function createMessageService(deps: MessageServiceDeps) {
         return res;
       })
       : toResult(await singles.submit(request));
-    deps.onQueued();
+    deps.onQueued(1);
     return result;
   }
 
@@ -249,7 +250,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       if (within) await within(tx, res);
       return res;
     });
-    if (items.length > 0) deps.onQueued();
+    if (items.length > 0) deps.onQueued(items.length);
     return result;
   }
 

@@ -34,6 +34,8 @@ export type WebhookWorkerOptions = {
   stopGraceMs?: number;
   /** How long a claim holds a delivery without renewal (a heartbeat renews it while the attempt runs). */
   leaseMs?: number;
+  /** Told each attempt's outcome (metrics). */
+  onAttempt?: (result: 'delivered' | 'retry' | 'failed') => void;
 };
 
 export type WebhookWorkerDeps = {
@@ -131,6 +133,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     const finish = (result: PostResult, retry = true): AttemptOutcome => {
       const delivered = isDelivered(result);
       const nextAt = delivered || !retry ? null : nextAttempt({ attemptsMade: row.attempts + 1, delays: deps.retryDelays, now: new Date() });
+      deps.onAttempt?.(delivered ? 'delivered' : nextAt ? 'retry' : 'failed');
       return {
         id: row.id, claim: row.claim, attemptId: uuidv7(), attemptedAt, statusCode: result.statusCode,
         endpoint: { accountId: row.accountId, event: row.event },

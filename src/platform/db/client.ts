@@ -1,4 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -35,6 +37,14 @@ const MIGRATION_LOCK = 7_360_412_990;
 export async function rows<T>(exec: Executor, query: SQL): Promise<T[]> {
   const result = (await exec.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/** Whether every migration this build carries is applied (drizzle records each one's journal `when`). */
+export async function migrationsApplied(db: Db): Promise<boolean> {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ when: number }> };
+  const latest = Math.max(...journal.entries.map((e) => e.when));
+  const [row] = await rows<{ latest: string | null }>(db, sql`select max(created_at)::text as latest from drizzle.__drizzle_migrations`);
+  return Number(row?.latest ?? 0) >= latest;
 }
 
 interface SessionInternals {

@@ -114,3 +114,17 @@ export function requireAdminToken(scope: FastifyInstance, token: string | null, 
     if (!ok) throw new AppError('unauthorized', 'Invalid operator token');
   });
 }
+
+/** Any one of the configured tokens (unset ones ignored), compared in constant time; none configured is 403. */
+export function requireAnyToken(scope: FastifyInstance, tokens: Array<string | null>, disabled: string, invalid: string): void {
+  const hash = (t: string) => createHash('sha256').update(t).digest();
+  const expected = tokens.filter((t): t is string => !!t).map(hash);
+  scope.addHook('onRequest', async (request: FastifyRequest) => {
+    if (expected.length === 0) throw new AppError('forbidden', disabled);
+    const given = bearer(request);
+    const digest = given === null ? null : hash(given);
+    // Compare with every token, so the time taken does not say which one matched.
+    const ok = expected.reduce((found, e) => (digest !== null && timingSafeEqual(digest, e)) || found, false);
+    if (!ok) throw new AppError('unauthorized', invalid);
+  });
+}

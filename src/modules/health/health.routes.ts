@@ -1,0 +1,58 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors } from '../../platform/http/schemas.ts';
+import { requireAnyToken } from '../../platform/http/auth.ts';
+import type { Metrics } from '../../platform/metrics.ts';
+import type { HealthService } from './health.service.ts';
+
+const tags = ['Operations'];
+
+const Readiness = Type.Object({
+  ready: Type.Boolean(),
+  checks: Type.Object({
+    database: Type.String({ description: 'ok or failed' }),
+    migrations: Type.String({ description: 'ok, pending, or unknown when the database does not answer' }),
+    carriers: Type.String({ description: 'ok, unbound, or not_checked in a process without the worker role' }),
+  }),
+  failed: Type.Union([Type.String(), Type.Null()], { description: 'the first failed check, in words' }),
+});
+
+/** Liveness, readiness and Prometheus metrics: for load balancers, orchestrators and monitoring, not tenants. */
+export const healthRoutes: FastifyPluginAsyncTypebox<{
+  health: HealthService;
+  metrics: Metrics;
+  adminToken: string | null;
+  metricsToken: string | null;
+}> = async (app, { health, metrics, adminToken, metricsToken }) => {
+  app.get('/health', {
+    schema: {
+      tags, security: [], summary: 'Liveness: the process answers',
+      response: { 200: Type.Object({ ok: Type.Literal(true) }) },
+    },
+  }, async () => ({ ok: true as const }));
+
+  app.get('/ready', {
+    schema: {
+      tags, security: [],
+      summary: 'Readiness: the database answers, migrations are applied and (worker role) every carrier is bound',
+      description: '200 when ready; 503 with the same body naming the failed check otherwise.',
+      response: { 200: Readiness, 503: Readiness },
+    },
+  }, async (_request, reply) => {
+    const result = await health.readiness();
+    return reply.code(result.ready ? 200 : 503).send(result);
+  });
+
+  await app.register(async (scope) => {
+    requireAnyToken(scope, [adminToken, metricsToken], 'Metrics are disabled: set METRICS_TOKEN or TASMAN_ADMIN_TOKEN', 'Invalid metrics token');
+    scope.get('/metrics', {
+      schema: {
+        tags, security: [{ adminToken: [] }],
+        summary: 'Prometheus metrics (text format); the operator token or METRICS_TOKEN as a bearer',
+        response: { 200: Type.String(), ...errors(401, 403) },
+      },
+    }, async (_request, reply) => {
+      reply.type(metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
+  });
+};

@@ -1,0 +1,58 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the gauges read when Prometheus scrapes: queue sizes from the database, carrier sessions from the link. */
+export interface MetricSources {
+  queues(): Promise<Array<{ queue: string; depth: number; oldestSeconds: number }>>;
+  carriers(): Array<{ name: string; bound: boolean }>;
+}
+
+/**
+ * The process's Prometheus metrics (GET /metrics). One registry per composition, not prom-client's global one,
+ * so several apps in one process (tests) do not collide. Counters are this process's own; run one scrape target
+ * per process and sum in Prometheus.
+ */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  let sources: MetricSources | null = null;
+
+  const metrics = {
+    registry,
+    httpRequests: new Counter({ name: 'tasman_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['route', 'status'], registers }),
+    httpDuration: new Histogram({
+      name: 'tasman_http_request_duration_seconds', help: 'Time to answer an HTTP request, by route pattern', labelNames: ['route'], registers,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    }),
+    accepted: new Counter({ name: 'tasman_messages_accepted_total', help: 'Messages accepted (queued) by /send and /send-batch', registers }),
+    submitted: new Counter({ name: 'tasman_messages_submitted_total', help: 'Messages the SMSC accepted (submit_sm_resp OK)', registers }),
+    receipts: new Counter({ name: 'tasman_receipts_total', help: 'Delivery receipts received, by status', labelNames: ['status'], registers }),
+    webhookDeliveries: new Counter({ name: 'tasman_webhook_deliveries_total', help: 'Webhook delivery attempts, by result (delivered, retry, failed)', labelNames: ['result'], registers }),
+    /** Where the scrape-time gauges read from; set once the database and the carrier link exist. */
+    watch(s: MetricSources) { sources = s; },
+  };
+
+  // Both queue gauges come from one query per scrape: the registry reads its metrics concurrently.
+  let snapshot: Promise<Awaited<ReturnType<MetricSources['queues']>>> | null = null;
+  const queues = () => {
+    snapshot ??= (sources ? sources.queues() : Promise.resolve([])).finally(() => { setImmediate(() => { snapshot = null; }); });
+    return snapshot;
+  };
+  new Gauge({
+    name: 'tasman_queue_depth', help: 'Rows waiting, by queue', labelNames: ['queue'], registers,
+    async collect() { for (const q of await queues()) this.set({ queue: q.queue }, q.depth); },
+  });
+  new Gauge({
+    name: 'tasman_queue_oldest_age_seconds', help: 'Age of the oldest waiting row, by queue', labelNames: ['queue'], registers,
+    async collect() { for (const q of await queues()) this.set({ queue: q.queue }, q.oldestSeconds); },
+  });
+  new Gauge({
+    name: 'tasman_smpp_bind_up', help: '1 when the SMPP session to the carrier is bound', labelNames: ['carrier'], registers,
+    collect() {
+      for (const c of sources?.carriers() ?? []) this.set({ carrier: c.name }, c.bound ? 1 : 0);
+    },
+  });
+  return metrics;
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

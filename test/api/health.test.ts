@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:net';
+import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts';
+import { call, createAccount, mobile } from '../support/factories.ts';
+
+/** The value of one sample line of a Prometheus text page, or null when absent. */
+function sample(page: string, name: string): number | null {
+  const line = page.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : null;
+}
+
+describe('health, readiness and metrics (API role)', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp({ METRICS_TOKEN: 'scrape-me' }); });
+  afterAll(async () => { await t.close(); });
+
+  it('GET /health and GET /ready answer without a key', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ ok: true });
+    const ready = await t.app.inject({ method: 'GET', url: '/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ ready: true, checks: { database: 'ok', migrations: 'ok', carriers: 'not_checked' }, failed: null });
+  });
+
+  it('GET /metrics needs the operator token or METRICS_TOKEN', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer nope' } })).statusCode).toBe(401);
+    for (const token of [ADMIN_TOKEN, 'scrape-me']) {
+      const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/plain');
+    }
+  });
+
+  it('counts accepted messages and requests by route pattern, and reports the queues', async () => {
+    const account = await createAccount(t.app, { credits: 10 });
+    const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer scrape-me' } })).body;
+    const before = sample(await scrape(), 'tasman_messages_accepted_total') ?? 0;
+    expect((await call(t.app, account.apiKey, 'POST', '/send', { to: mobile(), message: 'one' })).status).toBe(200);
+    const batch = await call(t.app, account.apiKey, 'POST', '/send-batch', { message: 'two', recipients: [mobile(), mobile()] });
+    expect(batch.status).toBe(200);
+    const read = await call(t.app, account.apiKey, 'GET', `/message/${(await call(t.app, account.apiKey, 'POST', '/send', { to: mobile(), message: 'x' })).body.message_id}`);
+    expect(read.status).toBe(200);
+    const page = await scrape();
+    expect(sample(page, 'tasman_messages_accepted_total')).toBe(before + 4);
+    expect(sample(page, 'tasman_http_requests_total{route="/send",status="200"}')).toBeGreaterThanOrEqual(2);
+    expect(sample(page, 'tasman_http_requests_total{route="/message/:id",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(page).toContain('tasman_http_request_duration_seconds_bucket{le="0.1",route="/send"}');
+    // No worker runs here: the messages just sent are still queued.
+    expect(sample(page, 'tasman_queue_depth{queue="messages"}')).toBeGreaterThanOrEqual(4);
+    expect(sample(page, 'tasman_queue_oldest_age_seconds{queue="messages"}')).toBeGreaterThanOrEqual(0);
+    expect(sample(page, 'tasman_queue_depth{queue="webhooks"}')).not.toBeNull();
+    for (const name of ['tasman_messages_submitted_total', 'tasman_receipts_total', 'tasman_webhook_deliveries_total', 'process_cpu_seconds_total', 'nodejs_heap_size_used_bytes']) {
+      expect(page).toContain(`# TYPE ${name.replace(/_total$/, '')}`);
+    }
+  });
+});
+
+describe('readiness of the worker role', () => {
+  it('is ready once bound to the SMSC, and counts submits and receipts', async () => {
+    const t = await createTestApp({ SIM_DLR_DELAY_MS: '0' }, { workers: true });
+    try {
+      const ready = await t.app.inject({ method: 'GET', url: '/ready' });
+      expect(ready.json()).toMatchObject({ ready: true, checks: { carriers: 'ok' } });
+      const account = await createAccount(t.app, { credits: 10 });
+      const sent = await call(t.app, account.apiKey, 'POST', '/send', { to: mobile(), message: 'counted' });
+      for (let i = 0; i < 200; i++) {
+        const page = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).body;
+        if ((sample(page, 'tasman_receipts_total{status="delivered"}') ?? 0) >= 1) {
+          expect(sample(page, 'tasman_messages_submitted_total')).toBe(1);
+          expect(sample(page, 'tasman_smpp_bind_up{carrier="simulator"}')).toBe(1);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no receipt counted for ${sent.body.message_id}`);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 503 naming the carrier when the SMSC is unreachable', async () => {
+    // A port that accepts nothing: listen, note the port, close.
+    const server: Server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    await new Promise((r) => server.close(r));
+    const t = await createTestApp({ SMPP_HOST: '127.0.0.1', SMPP_PORT: String(port) }, { workers: true });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ ready: false, checks: { database: 'ok', carriers: 'unbound' }, failed: `no bound SMPP session to 127.0.0.1:${port}` });
+    } finally {
+      await t.close();
+    }
+  });
+});
