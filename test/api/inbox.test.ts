@@ -60,7 +60,10 @@ describe('inbound routing', () => {
     const row = await t.services.inbox.receive(mo({ from: person, to: SHARED_AU, text: ' opt-out please' }));
     expect(row?.isOptout).toBe(true);
     expect((await call(t.app, a.apiKey, 'GET', '/optouts')).body.optouts).toEqual([
-      { number: person, created_at: expect.any(String), source: 'keyword' },
+      {
+        number: person, created_at: expect.any(String), source: 'keyword', inbound_message_id: row!.id, inbound_body: ' opt-out please',
+        message_id: sent.body.message_id,
+      },
     ]);
     const events = await rows<{ event: string; message_id: string; body: string }>(t.services.db, sql`
       select event, message_id, body from webhook_deliveries where account_id = ${a.accountId}`);
@@ -69,6 +72,7 @@ describe('inbound routing', () => {
     expect(JSON.parse(events[0]!.body)).toEqual({
       event: 'message.inbound', message_id: row!.id, from: person, to: SHARED_AU, body: ' opt-out please',
       received_at: row!.receivedAt.toISOString(), in_reply_to: sent.body.message_id, is_optout: true,
+      is_optin: false,
     });
     // A second STOP keeps the first opt-out and is still listed.
     await t.services.inbox.receive(mo({ from: person, to: SHARED_AU, text: 'STOP' }));

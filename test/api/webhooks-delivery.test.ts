@@ -485,6 +485,7 @@ describe('end to end through the built-in SMSC', () => {
     expect(JSON.parse(reply!.body)).toEqual({
       event: 'message.inbound', message_id: expect.stringMatching(/^[0-9a-f-]{36}$/), from: customer, to: SHARED_AU,
       body: 'Yes please', received_at: expect.stringMatching(/Z$/), in_reply_to: sent.body.message_id, is_optout: false,
+      is_optin: false,
     });
 
     expect((await admin(t.app, 'POST', '/admin/simulator/inbound', { from: customer, to: SHARED_AU, text: 'stop' })).status).toBe(200);

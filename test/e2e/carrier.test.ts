@@ -131,11 +131,13 @@ describe('replies through the built-in SMSC', () => {
     expect(inbox.body).toMatchObject({ total: 1, limit: 25, offset: 0 });
     expect((inbox.body.messages as Json[])[0]).toEqual({
       id: expect.any(String), from: person, to: SHARED_AU, body: 'Stop', received_at: expect.stringMatching(/Z$/),
-      in_reply_to: id, is_optout: true, direction: 'inbound', sender: person, recipient: SHARED_AU,
+      in_reply_to: id, is_optout: true, is_optin: false, direction: 'inbound', sender: person, recipient: SHARED_AU,
       created_at: expect.stringMatching(/Z$/), reply_to_body: 'Sale today! Reply STOP to opt out',
     });
     const optouts = await call(t.app, a.apiKey, 'GET', '/optouts');
-    expect(optouts.body.optouts).toEqual([{ number: person, created_at: expect.any(String), source: 'keyword' }]);
+    expect(optouts.body.optouts).toEqual([{
+      number: person, created_at: expect.any(String), source: 'keyword', inbound_message_id: expect.any(String), inbound_body: 'Stop', message_id: id,
+    }]);
 
     const again = await call(t.app, a.apiKey, 'POST', '/send', { to: person, message: 'one more' });
     expect(again.status).toBe(400);

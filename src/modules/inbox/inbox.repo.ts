@@ -85,6 +85,7 @@ export interface InboxItemRow {
   received_at: Date | string;
   in_reply_to: string | null;
   is_optout: boolean;
+  is_optin: boolean;
   reply_to_body: string | null;
 }
 
@@ -98,7 +99,7 @@ function where(accountId: string, f: InboxFilter): SQL {
 
 export async function listInbox(db: Executor, accountId: string, f: InboxFilter, limit: number, offset: number): Promise<InboxItemRow[]> {
   return rows<InboxItemRow>(db, sql`
-    select i.id, i.from_number, i.to_number, i.body, i.received_at, i.in_reply_to, i.is_optout, m.body as reply_to_body
+    select i.id, i.from_number, i.to_number, i.body, i.received_at, i.in_reply_to, i.is_optout, i.is_optin, m.body as reply_to_body
     from inbound_messages i
     left join messages m on m.id = i.in_reply_to and m.account_id = i.account_id
     where ${where(accountId, f)}

@@ -19,6 +19,7 @@ export const InboxItem = Type.Object({
   received_at: Timestamp,
   in_reply_to: Nullable(Uuid),
   is_optout: Type.Boolean(),
+  is_optin: Type.Boolean({ description: 'START, UNSTOP or SUBSCRIBE as the first word: the sender\'s opt-out was removed' }),
   direction: Type.Literal('inbound'),
   sender: Type.String({ description: 'Same as from' }),
   recipient: Type.String({ description: 'Same as to' }),

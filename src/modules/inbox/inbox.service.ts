@@ -5,14 +5,14 @@ import type { Db } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { normalisePhone } from '../messages/phone.ts';
-import { addOptout } from '../optouts/optouts.repo.ts';
+import { addOptout, removeOptout } from '../optouts/optouts.repo.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { containsPattern, parseIsoInstant } from './inbox-query.ts';
 import {
   countInbox, holderOf, insertInbound, lastSenderAccount, listInbox, purgeFragments, repliedTo, storeFragment,
   type InboundRow, type InboxFilter,
 } from './inbox.repo.ts';
-import { isOptOut } from './optout-keywords.ts';
+import { isOptIn, isOptOut } from './optout-keywords.ts';
 
 export interface InboxServiceDeps {
   db: Db;
@@ -49,6 +49,7 @@ export function inboundEventBody(row: InboundRow) {
     received_at: row.receivedAt.toISOString(),
     in_reply_to: row.inReplyTo,
     is_optout: row.isOptout,
+    is_optin: row.isOptin,
   };
 }
 
@@ -88,12 +89,14 @@ export function createInboxService(deps: InboxServiceDeps) {
         receivedAt = whole.firstReceivedAt;
       }
       const optout = accountId !== null && isOptOut(text);
-      // The opt-out is written before the event: a client that reacts to the webhook finds the number listed.
-      if (optout) await addOptout(tx, accountId, from, 'keyword');
-      const row = await insertInbound(tx, {
-        id: uuidv7(), accountId, from, to, body: text, receivedAt, isOptout: optout,
-        inReplyTo: accountId ? await repliedTo(tx, accountId, from, to, receivedAt) : null,
-      });
+      const optin = accountId !== null && !optout && isOptIn(text);
+      const id = uuidv7();
+      const inReplyTo = accountId ? await repliedTo(tx, accountId, from, to, receivedAt) : null;
+      const row = await insertInbound(tx, { id, accountId, from, to, body: text, receivedAt, isOptout: optout, isOptin: optin, inReplyTo });
+      // The opt-out (or opt-in) is written before the event: a client that reacts to the webhook finds the list changed.
+      const origin = { rawText: text, inboundMessageId: id, messageId: inReplyTo };
+      if (optout) await addOptout(tx, accountId, from, 'keyword', origin);
+      if (optin) await removeOptout(tx, accountId, from, 'keyword', origin);
       if (accountId) recorded = (await recordEvent(tx, { accountId, event: 'message.inbound', messageId: row.id, body: inboundEventBody(row) })) !== null;
       return row;
     });
@@ -136,6 +139,7 @@ export function createInboxService(deps: InboxServiceDeps) {
         received_at: iso(r.received_at),
         in_reply_to: r.in_reply_to,
         is_optout: r.is_optout,
+        is_optin: r.is_optin,
         direction: 'inbound' as const,
         sender: r.from_number,
         recipient: r.to_number,

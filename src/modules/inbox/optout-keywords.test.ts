@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { OPTOUT_KEYWORDS, isOptOut } from './optout-keywords.ts';
+import { OPTOUT_KEYWORDS, isOptIn, isOptOut } from './optout-keywords.ts';
 
 const optOuts: string[] = [
   'STOP',
@@ -153,5 +153,22 @@ describe('isOptOut', () => {
         expect(typeof isOptOut(text)).toBe('boolean');
       }),
     );
+  });
+});
+
+describe('isOptIn', () => {
+  it.each(['START', 'start', 'Start.', ' *UNSTOP* please', 'Subscribe', 'ＳＴＡＲＴ', 'st\u200bart', '🟢 start again'])('%j re-subscribes', (text) => {
+    expect(isOptIn(text)).toBe(true);
+    expect(isOptOut(text)).toBe(false);
+  });
+
+  it.each(['', 'starting', 'START2', 'Please start', 'STOP', 'restart', 'subscribed', 'UN STOP'])('%j does not', (text) => {
+    expect(isOptIn(text)).toBe(false);
+  });
+
+  it('never agrees with isOptOut on the same text', () => {
+    fc.assert(fc.property(fc.string(), (text) => {
+      expect(isOptIn(text) && isOptOut(text)).toBe(false);
+    }));
   });
 });

@@ -34,11 +34,29 @@ const FIRST_WORDS = /^[^\p{L}\p{N}]*([\p{L}\p{N}]+)(?:[^\p{L}\p{N}]+([\p{L}\p{N}
 /** Only the start of a message matters; bounding it keeps normalisation cheap on long inbound text. */
 const PREFIX_LENGTH = 256;
 
-export function isOptOut(text: string): boolean {
+/** The first two words, upper case, read as described above; null when the text has no word. */
+function firstWords(text: string): [string, string] | null {
   const head = text.slice(0, PREFIX_LENGTH).normalize('NFKC').replace(FORMAT_CHARS, '');
   const match = FIRST_WORDS.exec(head);
-  if (match === null) return false;
-  const first = (match[1] ?? '').toUpperCase();
+  return match === null ? null : [(match[1] ?? '').toUpperCase(), (match[2] ?? '').toUpperCase()];
+}
+
+/**
+ * Re-subscription: START, UNSTOP or SUBSCRIBE as the first word, read like the opt-out keywords (what carriers
+ * and Twilio honour). Not in the interface document, which lists only opt-out keywords.
+ */
+export const OPTIN_KEYWORDS: readonly string[] = Object.freeze(['START', 'UNSTOP', 'SUBSCRIBE']);
+const OPTIN = new Set(OPTIN_KEYWORDS);
+
+export function isOptIn(text: string): boolean {
+  const words = firstWords(text);
+  return words !== null && OPTIN.has(words[0]);
+}
+
+export function isOptOut(text: string): boolean {
+  const words = firstWords(text);
+  if (words === null) return false;
+  const [first, second] = words;
   if (KEYWORDS.has(first)) return true;
-  return first === 'OPT' && (match[2] ?? '').toUpperCase() === 'OUT';
+  return first === 'OPT' && second === 'OUT';
 }

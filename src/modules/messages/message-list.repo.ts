@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns, ilike, like, lt, lte, or, sql, gte, typ
 import type { Executor } from '../../platform/db/client.ts';
 import { messages } from '../../platform/db/schema/index.ts';
 import type { MessageRow } from './messages.repo.ts';
-import type { ListPosition } from './list-cursor.ts';
+import { POSITION_FORMAT, type ListPosition } from '../../platform/http/keyset-cursor.ts';
 
 export interface MessageFilter {
   status: string | null;
@@ -19,8 +19,8 @@ export interface MessageFilter {
   after: ListPosition | null;
 }
 
-// The position of a row, at PostgreSQL's microsecond precision (see list-cursor.ts).
-const position = sql<string>`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+// The position of a row, at PostgreSQL's microsecond precision (see platform/http/keyset-cursor.ts).
+const position = sql<string>`to_char(${messages.createdAt} at time zone 'UTC', ${sql.raw(`'${POSITION_FORMAT}'`)})`;
 
 /**
  * One page of an account's messages, newest first, plus one more row to tell whether another page follows.

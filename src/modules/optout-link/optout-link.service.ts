@@ -14,8 +14,8 @@ export type OptoutLinkTarget = { businessName: string; maskedNumber: string };
 export function createOptoutLinkService(deps: { db: Db }) {
   async function find(code: string) {
     if (!isOptoutCode(code)) return null;
-    const [row] = await rows<{ accountId: string; recipient: string; businessName: string }>(deps.db, sql`
-      select m.account_id as "accountId", m.recipient, a.business_name as "businessName"
+    const [row] = await rows<{ id: string; accountId: string; recipient: string; businessName: string }>(deps.db, sql`
+      select m.id, m.account_id as "accountId", m.recipient, a.business_name as "businessName"
       from messages m join accounts a on a.id = m.account_id
       where m.optout_code = ${code} and m.content_deleted_at is null`);
     return row ?? null;
@@ -31,7 +31,7 @@ export function createOptoutLinkService(deps: { db: Db }) {
   async function confirm(code: string): Promise<OptoutLinkTarget | null> {
     const row = await find(code);
     if (!row) return null;
-    await addOptout(deps.db, row.accountId, row.recipient, 'link');
+    await addOptout(deps.db, row.accountId, row.recipient, 'link', { messageId: row.id });
     return { businessName: row.businessName, maskedNumber: maskNumber(row.recipient) };
   }
 

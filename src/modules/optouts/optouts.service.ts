@@ -1,13 +1,78 @@
 import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { listOptouts } from './optouts.repo.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import { decodeCursor, E164_KEY, encodeCursor } from '../../platform/http/keyset-cursor.ts';
+import { normalisePhone } from '../messages/phone.ts';
+import { auditCsv } from './audit-csv.ts';
+import { addOptout, listOptouts, optoutEvents, removeOptout, type OptoutRow } from './optouts.repo.ts';
+
+export interface OptoutListQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+const toItem = (o: OptoutRow) => ({
+  number: o.number,
+  created_at: iso(o.created_at),
+  source: o.source,
+  inbound_message_id: o.inbound_message_id,
+  inbound_body: o.inbound_body,
+  message_id: o.message_id,
+});
+
+function e164(number: string): string {
+  const phone = normalisePhone(number);
+  if (!phone.ok) throw new AppError('invalid_number', `"${number}" is not an Australian or New Zealand mobile number`);
+  return phone.e164;
+}
 
 export function createOptoutService(deps: { db: Db }) {
+  const { db } = deps;
   return {
-    /** The caller's own opt-out list, newest first. */
-    async list(actor: Actor) {
-      const list = await listOptouts(deps.db, actor.accountId);
-      return { optouts: list.map((o) => ({ number: o.number, created_at: o.createdAt.toISOString(), source: o.source })) };
+    /**
+     * The caller's own opt-out list, newest first. Without `limit` or `cursor` the whole list, as the interface
+     * document has it; with them a page and `next_cursor`.
+     */
+    async list(actor: Actor, q: OptoutListQuery = {}) {
+      const paged = q.limit !== undefined || q.cursor !== undefined;
+      const limit = paged ? q.limit ?? 100 : null;
+      const after = q.cursor === undefined ? null : decodeCursor(q.cursor, E164_KEY);
+      if (q.cursor !== undefined && !after) {
+        throw new AppError('validation_failed', 'cursor is not a next_cursor this service returned', { details: [{ field: 'cursor', message: 'invalid cursor' }] });
+      }
+      const found = await listOptouts(db, actor.accountId, { limit, after });
+      const page = limit === null ? found : found.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        optouts: page.map(toItem),
+        next_cursor: limit !== null && found.length > limit && last ? encodeCursor({ createdAt: last.position, id: last.number }) : null,
+      };
+    },
+
+    /** Adds a number (source api). `created` is false when it was already listed (its first record stands). */
+    async add(actor: Actor, number: string) {
+      const normalised = e164(number);
+      const created = await addOptout(db, actor.accountId, normalised, 'api');
+      const [row] = await listOptouts(db, actor.accountId, { limit: 1, after: null, number: normalised });
+      return { created, optout: toItem(row!) };
+    },
+
+    /** Removes a number; the audit keeps both the opt-out and this removal. 404 when it is not listed. */
+    async remove(actor: Actor, number: string) {
+      const phone = normalisePhone(number);
+      if (!phone.ok || !(await removeOptout(db, actor.accountId, phone.e164, 'api'))) throw notFound('Opt-out');
+      return { ok: true as const };
+    },
+
+    /** Every opt-out and opt-in of the account, oldest first, as CSV. */
+    async exportCsv(actor: Actor): Promise<string> {
+      const events = await optoutEvents(db, actor.accountId);
+      return auditCsv(events.map((e) => ({
+        number: e.number, action: e.action, source: e.source, raw_text: e.raw_text, received_at: iso(e.created_at),
+        inbound_message_id: e.inbound_message_id, message_id: e.message_id,
+      })));
     },
   };
 }

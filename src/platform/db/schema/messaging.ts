@@ -81,6 +81,8 @@ export const inboundMessages = pgTable('inbound_messages', {
   receivedAt: ts('received_at').notNull().defaultNow(),
   inReplyTo: uuid('in_reply_to'),
   isOptout: boolean('is_optout').notNull().default(false),
+  // START, UNSTOP or SUBSCRIBE as the first word: the sender's opt-out was removed
+  isOptin: boolean('is_optin').notNull().default(false),
   // the SMSC's identity of the MO (for dedupe of a deliver_sm resent after a crash)
   carrierRef: text('carrier_ref'),
   contentDeletedAt: ts('content_deleted_at'),
@@ -125,13 +127,33 @@ export const pendingReceipts = pgTable('pending_receipts', {
 export const optouts = pgTable('optouts', {
   accountId: uuid('account_id').notNull().references(() => accounts.id),
   number: text('number').notNull(),
-  // keyword | link | api
+  // keyword (a reply) | link | api
   source: text('source').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
+  // the reply that caused it (keyword), and the outbound message it answered (keyword: in_reply_to; link: the
+  // message carrying the link)
+  inboundMessageId: uuid('inbound_message_id'),
+  messageId: uuid('message_id'),
 }, (t) => [
   primaryKey({ columns: [t.accountId, t.number] }),
   index('optouts_created_idx').on(t.accountId, t.createdAt),
 ]);
+
+// Every opt-out and opt-in ever recorded, never deleted: the proof that opt-outs were honoured (GET
+// /optouts/export). Written by the same statement that changes the optouts list.
+export const optoutEvents = pgTable('optout_events', {
+  id: uuid('id').primaryKey(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  number: text('number').notNull(),
+  // optout | optin
+  action: text('action').notNull(),
+  // keyword | link | api
+  source: text('source').notNull(),
+  rawText: text('raw_text'),
+  inboundMessageId: uuid('inbound_message_id'),
+  messageId: uuid('message_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [index('optout_events_account_idx').on(t.accountId, t.createdAt)]);
 
 export const senderIds = pgTable('sender_ids', {
   id: uuid('id').primaryKey(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeCursor, encodeCursor } from './list-cursor.ts';
+import { decodeCursor, E164_KEY, encodeCursor } from './keyset-cursor.ts';
 
 describe('list cursor', () => {
   it('round-trips a position at microsecond precision', () => {
@@ -13,6 +13,13 @@ describe('list cursor', () => {
       const createdAt = d.toISOString().replace('Z', `${String(micro).padStart(3, '0')}Z`);
       expect(decodeCursor(encodeCursor({ createdAt, id }))).toEqual({ createdAt, id });
     }));
+  });
+
+  it('takes E.164 numbers as keys when told to, and only then', () => {
+    const p = { createdAt: '2030-05-01T10:20:30.123456Z', id: '+61412345678' };
+    expect(decodeCursor(encodeCursor(p), E164_KEY)).toEqual(p);
+    expect(decodeCursor(encodeCursor(p))).toBeNull();
+    expect(decodeCursor(encodeCursor({ ...p, id: '01a1fc97-f1e8-765e-92c4-fdeb302ed871' }), E164_KEY)).toBeNull();
   });
 
   it.each([
