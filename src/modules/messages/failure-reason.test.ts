@@ -29,8 +29,8 @@ describe('failureReason', () => {
     expect(failureReason(row({ dlrStatus, dlrErrorCode: err }))).toEqual({ code, message });
   });
 
-  it('prefers the receipt over a submit error left from an earlier retry', () => {
-    expect(failureReason(row({ errorCode: 'ESME_RTHROTTLED', dlrStatus: 'rejected' }))?.code).toBe('rejected');
+  it('names the submit refusal, not the synthetic rejected receipt that accompanies it', () => {
+    expect(failureReason(row({ errorCode: 'ESME_RINVDSTADR', dlrStatus: 'rejected', dlrErrorCode: 'ESME_RINVDSTADR' }))?.code).toBe('ESME_RINVDSTADR');
   });
 
   it.each(['content_deleted', 'carrier_error', 'response_timeout', 'expired'])('explains its own code %s', (code) => {

@@ -1,7 +1,8 @@
 /**
  * Why a message failed (or was cancelled), as a stable `error_code` and one sentence for a person. Derived from
  * what the row already records, never stored twice:
- * - a refusal at submit keeps the SMPP status name (`ESME_RINVDSTADR`) or the link's own code in `error_code`;
+ * - a refusal at submit keeps the SMPP status name (`ESME_RINVDSTADR`) or the link's own code in `error_code`
+ *   (cleared when the SMSC accepts the message, so a failed message that still has one never left);
  * - a final receipt that is not `delivered` names its state (`undelivered`, `expired`, `rejected`, `deleted`,
  *   `unknown`), with the SMSC's `err:` value in the sentence;
  * - a cancelled message records why (`cancelled` by the customer, `opted_out` when the recipient opted out).
@@ -64,7 +65,9 @@ export function failureReason(m: FailureFacts): FailureReason | null {
     return { code, message: OWN_SENTENCES[code] ?? OWN_SENTENCES.cancelled! };
   }
   if (m.status !== 'failed') return null;
-  if (m.dlrStatus !== null && m.dlrStatus !== 'delivered') {
+  // error_code is cleared when the SMSC accepts a message, so one still set means it never left: the refusal (or
+  // Tasman's own reason) explains it, even though a synthetic `rejected`/`expired` receipt now accompanies it.
+  if (m.errorCode === null && m.dlrStatus !== null && m.dlrStatus !== 'delivered') {
     const lead = RECEIPT_SENTENCES[m.dlrStatus] ?? `The carrier reported the message ${m.dlrStatus}`;
     const code = m.dlrStatus === 'unknown' ? 'delivery_unknown' : m.dlrStatus;
     return { code, message: m.dlrErrorCode ? `${lead} (error ${m.dlrErrorCode}).` : `${lead}.` };
