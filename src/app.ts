@@ -23,6 +23,7 @@ import { accountRoutes } from './modules/accounts/accounts.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { numberRoutes } from './modules/numbers/numbers.routes.ts';
 import { keyRoutes } from './modules/keys/keys.routes.ts';
+import { statusRoutes } from './modules/status/status.routes.ts';
 import { sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
 import { permissionFor } from './modules/sessions/permissions.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -109,6 +110,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie);
   await app.register(sessionRoutes, { services: deps.services, adminToken: deps.adminToken });
   await app.register(adminRoutes, { services: deps.services, simulator: deps.simulator, adminToken: deps.adminToken });
+  // The client libraries' status(): public, no key.
+  await app.register(statusRoutes, { services: deps.services });
   // Public opt-out link pages (no API key, HTML, their own per-address limit).
   await app.register(optoutLinkRoutes, { services: deps.services });
   await app.register(async (scope) => {

@@ -31,6 +31,7 @@ import { createAccountKeyService } from './modules/accounts/account-keys.service
 import { createUserService } from './modules/users/users.service.ts';
 import { createNumberService } from './modules/numbers/numbers.service.ts';
 import { createReceiptService } from './modules/receipts/receipts.service.ts';
+import { createStatusService } from './modules/status/status.service.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
@@ -60,6 +61,9 @@ function createServices(config: Config, database: Database, metrics: Metrics) {
   // Seals webhook signing secrets; a bad TASMAN_SECRET_KEY stops start-up here with a message naming it.
   const secretKey = loadOrCreateKey({ envValue: config.secretKey ?? undefined, dataDir: config.dataDir });
   const sessions = createSessionService({ db, publicUrl: config.publicUrl });
+  const receipts = createReceiptService({ db, onEvents: () => webhooks.raise() });
+  // Set by the carrier role while this process runs the SMPP link; GET /status reads it.
+  const carrier = { current: null as { bound: () => boolean } | null };
   return {
     db,
     database,
@@ -84,8 +88,10 @@ function createServices(config: Config, database: Database, metrics: Metrics) {
     accountKeys: createAccountKeyService({ db }),
     users: createUserService({ db, invite: sessions.invite }),
     numbers: createNumberService({ db, creditPriceCents: config.creditPriceCents, maxNumbers: config.maxNumbers }),
-    receipts: createReceiptService({ db, onEvents: () => webhooks.raise() }),
+    receipts,
     inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),
+    carrier,
+    status: createStatusService({ db, carrier, receiptBacklogMs: () => receipts.backlogAgeMs() }),
   };
 }
 
@@ -138,6 +144,7 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
     onEvents: () => services.signals.webhooks.raise(), window: config.smpp.window, logger: log.child({ role: 'dispatcher' }),
   });
   await dispatcher.start();
+  services.carrier.current = { bound: () => link.health().bound };
   // The backstop of the one early-receipt path (modules/receipts/README.md): parked receipts retried.
   const resolve = every(PARKED_RESOLVE_MS, () => services.receipts.sweepParked(), log, 'parked receipt sweep');
   const sweep = every(PARKED_SWEEP_MS, () => Promise.all([
@@ -149,6 +156,7 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
       await sweep();
       await resolve();
       await dispatcher.stop();
+      services.carrier.current = null;
       await link.stop();
     },
   };

@@ -124,6 +124,9 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     },
   });
 
+  // Receipts accepted but not yet committed, oldest first (a Set iterates in insertion order).
+  const inProgress = new Set<Queued>();
+
   return {
     async onReceipt(receipt: Receipt): Promise<void> {
       // ENROUTE says nothing a client can act on; the message stays `sent`.
@@ -132,7 +135,17 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       const parked: ParkedReceipt = outcome;
       const receivedAt = now();
       const queued = { smscId: receipt.smscMessageId, parked, receivedAt };
-      if (!(await batch.submit(queued))) await applyOne(queued.smscId, parked, receivedAt);
+      inProgress.add(queued);
+      try {
+        if (!(await batch.submit(queued))) await applyOne(queued.smscId, parked, receivedAt);
+      } finally {
+        inProgress.delete(queued);
+      }
+    },
+    /** How long the oldest receipt still being applied has waited (0 when none): GET /status reads it. */
+    backlogAgeMs(): number {
+      const [oldest] = inProgress;
+      return oldest ? now().getTime() - oldest.receivedAt.getTime() : 0;
     },
     resolveParked,
     /** The backstop: retries the oldest parked receipts (README.md). Returns how many it applied. */

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../../platform/db/client.ts';
+
+export type ServiceState = 'operational' | 'degraded';
+
+/** Past these ages the pipeline counts as stalled (a healthy link drains the queue and parked receipts in seconds). */
+export const STATUS_THRESHOLDS = { queueAgeMs: 120_000, receiptBacklogMs: 60_000 } as const;
+
+/** The package version, read once: what `version` reports. */
+export const PACKAGE_VERSION: string = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export interface StatusDeps {
+  db: Db;
+  version?: string;
+  /** The SMPP link of this process, when this process runs the carrier role; null otherwise. */
+  carrier: { current: { bound: () => boolean } | null };
+  /** Age of the oldest receipt this process is still applying (0 when none). */
+  receiptBacklogMs: () => number;
+  now?: () => Date;
+}
+
+/**
+ * `GET /status`, the client libraries' `status()`: a public health check that consumes nothing. Each service is
+ * `degraded` when it is not working right now:
+ * - outbound: the carrier link of this process is not bound, or the oldest message due for submission has
+ *   waited longer than 2 minutes (no dispatcher, or one that cannot submit);
+ * - inbound: the carrier link of this process is not bound (MO messages arrive over it);
+ * - delivery_receipts: the link is not bound, or a receipt accepted from the SMSC has waited over a minute to
+ *   be applied (receipt processing stuck: the database cannot keep up or is failing).
+ * The queue check reads the database, so it holds whichever process runs the workers; the link and receipt
+ * checks are this process's own (an API-only process has no link, and they do not count).
+ */
+export function createStatusService(deps: StatusDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  async function status() {
+    const [ages] = await rows<{ queue_age_ms: number | null }>(deps.db, sql`
+      select (extract(epoch from now() - min(next_attempt_at)) * 1000)::float8 as queue_age_ms from messages
+      where status = 'queued' and next_attempt_at <= now()`);
+    const link = deps.carrier.current;
+    const linkDown = link !== null && !link.bound();
+    const state = (bad: boolean): ServiceState => (bad ? 'degraded' : 'operational');
+    const services = {
+      outbound: state(linkDown || (ages?.queue_age_ms ?? 0) > STATUS_THRESHOLDS.queueAgeMs),
+      inbound: state(linkDown),
+      delivery_receipts: state(linkDown || deps.receiptBacklogMs() > STATUS_THRESHOLDS.receiptBacklogMs),
+    };
+    const degraded = Object.values(services).some((s) => s === 'degraded');
+    return {
+      status: degraded ? 'degraded' as const : 'operational' as const,
+      timestamp: now().toISOString(),
+      version: deps.version ?? PACKAGE_VERSION,
+      services,
+    };
+  }
+
+  return { status };
+}
+
+export type StatusService = ReturnType<typeof createStatusService>;

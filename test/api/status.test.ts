@@ -1,0 +1,68 @@
+// GET /status: the client libraries' status(), public and free.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { call, createAccount, mobile } from '../support/factories.ts';
+
+let t: TestApp;
+// No workers: nothing dispatches, so a queued message stays exactly where the test puts it.
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+describe('GET /status', () => {
+  it('answers without a key, operational when nothing waits, and charges nothing', async () => {
+    const a = await createAccount(t.app);
+    const res = await t.app.inject({ method: 'GET', url: '/status' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'operational',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      services: { outbound: 'operational', inbound: 'operational', delivery_receipts: 'operational' },
+    });
+    // With a key too (the libraries send theirs): the same, and the balance is untouched.
+    expect((await call(t.app, a.apiKey, 'GET', '/status')).status).toBe(200);
+    expect((await call(t.app, a.apiKey, 'GET', '/balance')).body).toEqual({ credits: 5 });
+  });
+
+  it('outbound is degraded when the oldest due message has waited past the threshold', async () => {
+    const a = await createAccount(t.app);
+    // Queued and due, and nothing dispatches it: first within the threshold, then as if it had waited 10 minutes.
+    const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'stuck' });
+    const id = sent.body.message_id as string;
+    try {
+      expect((await t.app.inject({ method: 'GET', url: '/status' })).json().services.outbound).toBe('operational');
+      await t.services.db.execute(sql`update messages set next_attempt_at = now() - interval '10 minutes' where id = ${id}`);
+      const res = (await t.app.inject({ method: 'GET', url: '/status' })).json();
+      expect(res.status).toBe('degraded');
+      expect(res.services).toEqual({ outbound: 'degraded', inbound: 'operational', delivery_receipts: 'operational' });
+    } finally {
+      await t.services.db.execute(sql`update messages set status = 'failed' where id = ${id}`);
+    }
+  });
+
+  it('every service is degraded while this process\'s carrier link is not bound', async () => {
+    let bound = false;
+    t.services.carrier.current = { bound: () => bound };
+    try {
+      const res = (await t.app.inject({ method: 'GET', url: '/status' })).json();
+      expect(res).toMatchObject({ status: 'degraded', services: { outbound: 'degraded', inbound: 'degraded', delivery_receipts: 'degraded' } });
+      bound = true;
+      expect((await t.app.inject({ method: 'GET', url: '/status' })).json().status).toBe('operational');
+    } finally {
+      t.services.carrier.current = null;
+    }
+  });
+});
+
+describe('GET /status with the workers running', () => {
+  it('reports the real link: operational once bound', async () => {
+    const w = await createTestApp({ SIM_PORT: '0' }, { workers: true });
+    try {
+      expect(w.services.carrier.current?.bound()).toBe(true);
+      expect((await w.app.inject({ method: 'GET', url: '/status' })).json().status).toBe('operational');
+    } finally {
+      await w.close();
+    }
+  });
+});
