@@ -60,8 +60,9 @@ describe('sender inheritance', () => {
     const foreign = senderName();
     const childs = senderName();
     await admin(t.app, 'POST', '/admin/sender-ids', { sender_id: foreign, abn: abn() });
-    await admin(t.app, 'POST', '/admin/sender-ids', { sender_id: childs, abn: childAbn });
-    const { parent, childKey } = await family({ parentAbn, child: { abn: childAbn, inherit_parent_senders: true } });
+    const { parent, childId, childKey } = await family({ parentAbn, child: { abn: childAbn, inherit_parent_senders: true } });
+    // The operator registers it to the sub-account itself: its own ABN, declared by the parent, would not do.
+    expect((await admin(t.app, 'POST', '/admin/sender-ids', { sender_id: childs, abn: childAbn, account_id: childId })).status).toBe(201);
     const refused = await call(t.app, childKey, 'POST', '/send', { to: mobile(), message: 'x', sender: foreign });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('sender_not_allowed');
@@ -69,11 +70,14 @@ describe('sender inheritance', () => {
     expect((await call(t.app, parent.apiKey, 'POST', '/send', { to: mobile(), message: 'x', sender: childs })).body.code).toBe('sender_not_allowed');
   });
 
-  it('a sub-account created without an ABN takes the parent\'s, and with it the parent\'s Sender IDs', async () => {
+  it('a sub-account created without an ABN takes the parent\'s, but the parent\'s Sender IDs only with inheritance', async () => {
     const parentAbn = abn();
     const name = senderName();
     await admin(t.app, 'POST', '/admin/sender-ids', { sender_id: name, abn: parentAbn });
-    const { childKey } = await family({ parentAbn });
+    const { parent, childId, childKey } = await family({ parentAbn });
+    expect((await call(t.app, parent.apiKey, 'GET', `/account/${childId}`)).body.account).toMatchObject({ abn: parentAbn });
+    expect((await call(t.app, childKey, 'POST', '/send', { to: mobile(), message: 'x', sender: name })).body.code).toBe('sender_not_allowed');
+    await setInherit(parent.apiKey, childId, true);
     expect((await call(t.app, childKey, 'POST', '/send', { to: mobile(), message: 'x', sender: name })).status).toBe(200);
   });
 

@@ -9,6 +9,8 @@ export interface NewAccount {
   businessName: string;
   email: string | null;
   abn: string | null;
+  /** the operator set the ABN (admin API); a parent-declared ABN is never verified */
+  abnVerified?: boolean;
   parentId?: string | null;
   hierarchyEnabled?: boolean;
   dailyLimit?: number | null;

@@ -113,7 +113,11 @@ export function createAccountService(deps: { db: Db }) {
       const changes: Parameters<typeof updateAccount>[2] = {};
       if (input.business_name !== undefined) changes.businessName = input.business_name.trim();
       if (input.email !== undefined) changes.email = input.email?.trim() || null;
-      if (input.abn !== undefined) changes.abn = input.abn === null ? null : normaliseAbn(input.abn);
+      // An ABN the parent declares grants no Sender ID (only the operator's does): it is not verified.
+      if (input.abn !== undefined) {
+        changes.abn = input.abn === null ? null : normaliseAbn(input.abn);
+        changes.abnVerified = false;
+      }
       if (input.daily_limit !== undefined) changes.dailyLimit = input.daily_limit;
       if (input.managed_by_parent !== undefined) changes.managedByParent = input.managed_by_parent;
       if (input.team_access_from_parent !== undefined) changes.teamAccessFromParent = input.team_access_from_parent;

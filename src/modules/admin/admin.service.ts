@@ -37,6 +37,7 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
     return db.transaction(async (tx) => {
       const account = await insertAccount(tx, {
         businessName: input.business_name.trim(), email: input.email, abn: input.abn ? normaliseAbn(input.abn) : null,
+        abnVerified: Boolean(input.abn),
         hierarchyEnabled: input.hierarchy_enabled ?? false,
       });
       if (credits > 0) await changeCredits(tx, { accountId: account.id, delta: credits, kind: 'grant' });
@@ -59,7 +60,10 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
   async function patchAccount(accountId: string, input: { hierarchy_enabled?: boolean; abn?: string | null; account_status?: string; max_numbers?: number | null }) {
     const changes: Parameters<typeof updateAccount>[2] = {};
     if (input.hierarchy_enabled !== undefined) changes.hierarchyEnabled = input.hierarchy_enabled;
-    if (input.abn !== undefined) changes.abn = input.abn === null ? null : normaliseAbn(input.abn);
+    if (input.abn !== undefined) {
+      changes.abn = input.abn === null ? null : normaliseAbn(input.abn);
+      changes.abnVerified = input.abn !== null;
+    }
     if (input.account_status !== undefined) changes.accountStatus = input.account_status;
     if (input.max_numbers !== undefined) changes.maxNumbers = input.max_numbers;
     const row = await updateAccount(db, accountId, changes);

@@ -14,7 +14,9 @@ export function senderParams(requested: RequestedSender): { kind: 'default' | 'n
  * request row, the batch once. It yields the sender to put on the wire, or null when the request may not use it:
  * - no sender asked for: the account's first dedicated number, else `shared`;
  * - a number: one held by the account, or by `parentId` (its parent, given only with inherit_parent_senders);
- * - a Sender ID: one registered to the ABN of the account or of `parentId`, in its registered spelling.
+ * - a Sender ID, in its registered spelling: one the operator registered to the account or to `parentId`, or
+ *   registered to an ABN without an account while the account (or `parentId`) holds that ABN as the operator set
+ *   it. An ABN a parent declared for its sub-account never grants one: only the operator's registration proves it.
  */
 export function senderExpression(c: { accountId: SQL; parentId: SQL; kind: SQL; value: SQL; shared: SQL }): SQL {
   return sql`case ${c.kind}
@@ -24,7 +26,8 @@ export function senderExpression(c: { accountId: SQL; parentId: SQL; kind: SQL; 
       (select n.number from numbers n where n.number = ${c.value} and n.account_id in (${c.accountId}, ${c.parentId}) limit 1)
     else (select s.sender_id from sender_ids s
           where lower(s.sender_id) = lower(${c.value})
-            and s.abn in (select a.abn from accounts a where a.id in (${c.accountId}, ${c.parentId}) and a.abn is not null)
+            and exists (select 1 from accounts a where a.id in (${c.accountId}, ${c.parentId})
+                          and (s.account_id = a.id or (s.account_id is null and a.abn_verified and a.abn = s.abn)))
           limit 1)
   end`;
 }

@@ -11,6 +11,9 @@ export const accounts = pgTable('accounts', {
   businessName: text('business_name').notNull(),
   email: text('email'),
   abn: text('abn'),
+  // The operator set `abn` (admin API): only then does it grant Sender IDs registered to that ABN. An ABN a parent
+  // declares for its sub-account grants nothing (decisions.md, issue 10).
+  abnVerified: boolean('abn_verified').notNull().default(false),
   // The balance lives on the row so a debit is one conditional UPDATE; the ledger explains every change to it.
   credits: integer('credits').notNull().default(0),
   accountStatus: text('account_status').notNull().default('active'),

@@ -159,10 +159,11 @@ export const senderIds = pgTable('sender_ids', {
   id: uuid('id').primaryKey(),
   senderId: text('sender_id').notNull(),
   abn: text('abn').notNull(),
-  // the account that asked for it, for the record; use is decided by ABN
+  // The account the operator registered it to (it and its sub-accounts with inherit_parent_senders may use it);
+  // null: every account whose ABN the operator set to `abn` (accounts.abn_verified). One row per account.
   accountId: uuid('account_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
-}, (t) => [uniqueIndex('sender_ids_unique_idx').on(sql`lower(${t.senderId})`, t.abn)]);
+}, (t) => [uniqueIndex('sender_ids_unique_idx').on(sql`lower(${t.senderId})`, t.abn, sql`coalesce(${t.accountId}, '00000000-0000-0000-0000-000000000000'::uuid)`)]);
 
 export const numbers = pgTable('numbers', {
   id: uuid('id').primaryKey(),
