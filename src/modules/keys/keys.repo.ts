@@ -81,16 +81,25 @@ export function toActor(row: ActorRow): Actor {
 }
 
 /**
+ * The status an account acts with (`a`, its parent joined as `p`): a suspended or closed parent suspends or closes
+ * its whole subtree (one level deep: sub-accounts cannot have their own). Shared by keys and sessions.
+ */
+export const PARENT_JOIN = sql.raw('left join accounts p on p.id = a.parent_id');
+export const SUBTREE_STATUS = sql.raw(`(case when a.account_status = 'suspended' or p.account_status = 'suspended' then 'suspended'
+  else a.account_status end)`);
+export const SUBTREE_OPEN = sql.raw(`a.account_status <> 'closed' and coalesce(p.account_status, 'active') <> 'closed'`);
+
+/**
  * Resolves many key hashes in one indexed lookup (the authenticator groups concurrent requests). A key must be
  * active and its account open; hashes without such a key are absent from the map.
  */
 export async function findActorsByHashes(db: Executor, hashes: string[]): Promise<Map<string, Actor>> {
   const found = await preparedRows<ActorRow & { hash: string }>(db, sql`
-    select k.hash, k.id as key_id, a.id as account_id, a.parent_id, a.business_name, a.abn, a.account_status,
+    select k.hash, k.id as key_id, a.id as account_id, a.parent_id, a.business_name, a.abn, ${SUBTREE_STATUS} as account_status,
            a.hierarchy_enabled, a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders
-    from api_keys k join accounts a on a.id = k.account_id
+    from api_keys k join accounts a on a.id = k.account_id ${PARENT_JOIN}
     where k.hash in (select jsonb_array_elements_text(${JSON.stringify(hashes)}::jsonb))
-      and k.revoked_at is null and a.account_status <> 'closed'`);
+      and k.revoked_at is null and ${SUBTREE_OPEN}`);
   return new Map(found.map((row) => [row.hash, toActor(row)]));
 }
 

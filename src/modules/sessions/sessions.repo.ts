@@ -2,7 +2,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { accountUsers, loginFailures, loginLocks, sessions } from '../../platform/db/schema/index.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { toActor, type ActorRow } from '../keys/keys.repo.ts';
+import { PARENT_JOIN, SUBTREE_OPEN, SUBTREE_STATUS, toActor, type ActorRow } from '../keys/keys.repo.ts';
 
 /** Sessions end after this long without a request (issue 13: 12 hours idle). */
 export const IDLE_HOURS = 12;
@@ -40,11 +40,11 @@ export async function insertSession(db: Executor, row: { tokenHash: string; kind
 export async function findUserSession(db: Executor, tokenHash: string): Promise<UserSession | null> {
   const [row] = await rows<UserSessionRow>(db, sql`
     select s.csrf_token, s.last_seen_at, u.id as user_id, u.email, u.name, u.can_send, u.can_billing,
-           a.id as account_id, a.parent_id, a.business_name, a.abn, a.account_status, a.hierarchy_enabled,
+           a.id as account_id, a.parent_id, a.business_name, a.abn, ${SUBTREE_STATUS} as account_status, a.hierarchy_enabled,
            a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders
-    from sessions s join account_users u on u.id = s.user_id join accounts a on a.id = u.account_id
+    from sessions s join account_users u on u.id = s.user_id join accounts a on a.id = u.account_id ${PARENT_JOIN}
     where s.token_hash = ${tokenHash} and s.kind = 'user' and s.revoked_at is null and u.removed_at is null
-      and s.last_seen_at > now() - make_interval(hours => ${IDLE_HOURS}) and a.account_status <> 'closed'`);
+      and s.last_seen_at > now() - make_interval(hours => ${IDLE_HOURS}) and ${SUBTREE_OPEN}`);
   if (!row) return null;
   const user = { id: row.user_id, email: row.email, canSend: row.can_send, canBilling: row.can_billing };
   return {

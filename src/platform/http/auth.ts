@@ -78,6 +78,11 @@ export function requireApiKey(scope: FastifyInstance, deps: { authenticate: Auth
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const actor = await resolveActor(request, deps.authenticate, deps.sessions);
     request.actor = actor;
+    // A suspended account (or one whose parent is suspended: the actor carries the subtree's status) may read but
+    // not change anything: no sends, sub-accounts, keys, credit moves or invites.
+    if (actor.account.accountStatus === 'suspended' && request.method !== 'GET' && request.method !== 'HEAD') {
+      throw new AppError('forbidden', 'The account is suspended: it can read but not send, create or change anything');
+    }
 
     const decision = await deps.limiter.acquire(actor.keyId);
     for (const [name, value] of Object.entries(decision.headers)) reply.header(name, value);
