@@ -6,6 +6,10 @@ import { createSmppCarrier } from './smpp/smpp-carrier.ts';
 import { createSimulator, type Simulator } from './simulator/simulator.ts';
 import type { Logger } from './smpp/logger.ts';
 
+// `tasman simulator` runs the built-in SMSC alone; outside src/carrier it is reached only through this file.
+export { createSimulator } from './simulator/simulator.ts';
+export { createControlServer } from './simulator/control.ts';
+
 /** What the rest of the process may do with the built-in SMSC: its port, and make it send an inbound message. */
 export type SimulatorHandle = Pick<Simulator, 'port' | 'injectInbound' | 'stop'>;
 

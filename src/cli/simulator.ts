@@ -1,6 +1,5 @@
 import type { Config } from '../config.ts';
-import { createSimulator } from '../carrier/simulator/simulator.ts';
-import { createControlServer } from '../carrier/simulator/control.ts';
+import { createControlServer, createSimulator } from '../carrier/index.ts';
 import { createLogger } from '../platform/logger.ts';
 
 /**

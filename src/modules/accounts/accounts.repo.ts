@@ -1,6 +1,6 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
-import { accounts } from '../../platform/db/schema/index.ts';
+import { accounts, numbers } from '../../platform/db/schema/index.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -95,4 +95,11 @@ export async function branchEmailTaken(db: Executor, parentId: string, email: st
 export async function closeAccountRow(db: Executor, accountId: string): Promise<void> {
   await db.update(accounts).set({ accountStatus: 'closed', closedAt: new Date(), updatedAt: new Date() })
     .where(eq(accounts.id, accountId));
+}
+
+/** A closing sub-account's dedicated numbers go back to its parent. */
+export async function moveNumbersBetween(db: Executor, from: string, to: string): Promise<number> {
+  const moved = await db.update(numbers).set({ accountId: to, assignedAt: new Date() })
+    .where(eq(numbers.accountId, from)).returning({ id: numbers.id });
+  return moved.length;
 }

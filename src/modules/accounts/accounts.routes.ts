@@ -1,17 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Ok } from '../../platform/http/schemas.ts';
+import { emptyBodyIsObject, errors, Ok } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
+import { CreateKey, KeyCreated, KeyList } from '../keys/keys.schemas.ts';
 import {
-  AccountIdParams, AccountList, AccountResponse, Balance, CloseResult, CreateKey, CreateSubAccount, KeyCreated, KeyList,
+  AccountIdParams, AccountList, AccountResponse, Balance, CloseResult, CreateSubAccount,
   KeyParams, PatchResult, PatchSubAccount, SubAccountCreated, TransferRequest, TransferResult,
 } from './accounts.schemas.ts';
 
 const tags = ['Account management'];
 
-/** Lets a bodyless POST (no Content-Type, no body) validate as `{}` against an all-optional body schema. */
-export const emptyBodyIsObject = async (request: { body: unknown }) => {
-  if (request.body === undefined || request.body === null) request.body = {};
-};
 
 // Sub-accounts, their credits and their keys. Every handler goes through the service, which calls
 // loadManagedAccount (access.ts) before touching the sub-account.

@@ -71,15 +71,3 @@ export const TransferResult = Type.Object({
   credits: Type.Integer({ description: 'the sub-account\'s balance after the move' }),
   parent_credits: Type.Integer({ description: 'the parent\'s balance after the move' }),
 });
-
-export const KeyList = Type.Object({
-  keys: Type.Array(Type.Object({
-    id: Uuid, name: Type.String(), prefix: Type.String(), revoked_at: Nullable(Timestamp),
-    created_at: Timestamp, last_used_at: Nullable(Timestamp),
-  })),
-});
-export const CreateKey = Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })) });
-export const KeyCreated = Type.Object({
-  id: Uuid, key: Type.String({ description: 'the full key: shown only in this response' }), prefix: Type.String(),
-  name: Type.String(), created_at: Timestamp,
-});

@@ -2,11 +2,10 @@ import type { Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { revokeAllKeys } from '../keys/keys.repo.ts';
-import { normaliseAbn } from '../admin/admin.service.ts';
-import { moveNumbersBetween } from '../numbers/numbers.repo.ts';
+import { normaliseAbn } from '../../shared/abn.ts';
 import {
   accountCounts, branchEmailTaken, closeAccountRow, findAccount, insertAccount, listChildren, lockAccount, lockPair,
-  updateAccount, type AccountRow,
+  moveNumbersBetween, updateAccount, type AccountRow,
 } from './accounts.repo.ts';
 import { assertCanParent, assertHierarchyEnabled, loadManagedAccount } from './access.ts';
 import { moveCredits } from './transfers.ts';

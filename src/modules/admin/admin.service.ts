@@ -1,15 +1,14 @@
-import { sql } from 'drizzle-orm';
-import { rows, type Db, type Executor } from '../../platform/db/client.ts';
+import type { Db, Executor } from '../../platform/db/client.ts';
 import { insertUser } from '../users/users.repo.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { uuidv7 } from '../../platform/ids.ts';
 import { findAccount, insertAccount, updateAccount } from '../accounts/accounts.repo.ts';
 import { balanceOf, changeCredits } from '../credits/ledger.repo.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { insertKey, keyExists, revokeKey } from '../keys/keys.repo.ts';
-import { normalisePhone } from '../messages/phone.ts';
+import { normalisePhone } from '../../shared/phone.ts';
+import { normaliseAbn } from '../../shared/abn.ts';
 import { parseSender } from '../senders/sender.ts';
-import { numbers, senderIds } from '../../platform/db/schema/index.ts';
+import { activeKeyCount, insertNumber, insertSenderId } from './admin.repo.ts';
 
 /** The credits every new account receives (interface document, Limits). */
 export const NEW_ACCOUNT_CREDITS = 5;
@@ -20,12 +19,6 @@ export interface CreateAccountInput {
   abn?: string;
   credits?: number;
   hierarchy_enabled?: boolean;
-}
-
-export function normaliseAbn(abn: string): string {
-  const digits = abn.replace(/\s+/g, '');
-  if (!/^\d{11}$/.test(digits)) throw new AppError('validation_failed', 'An ABN is 11 digits', { details: [{ field: 'abn', message: 'must be 11 digits' }] });
-  return digits;
 }
 
 // The operator's powers: only reachable with TASMAN_ADMIN_TOKEN, so no tenant checks apply here.
@@ -96,8 +89,7 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
     if (parsed.senderId.length < 3) throw new AppError('validation_failed', 'A Sender ID has at least 3 characters');
     if (input.account_id && !(await findAccount(db, input.account_id))) throw notFound('Account');
     const abn = normaliseAbn(input.abn);
-    const [row] = await db.insert(senderIds).values({ id: uuidv7(), senderId: parsed.senderId, abn, accountId: input.account_id ?? null })
-      .onConflictDoNothing().returning();
+    const row = await insertSenderId(db, { senderId: parsed.senderId, abn, accountId: input.account_id ?? null });
     if (!row) throw new AppError('conflict', 'That Sender ID is already registered to that ABN');
     return { id: row.id, sender_id: row.senderId, abn: row.abn, account_id: row.accountId, created_at: row.createdAt.toISOString() };
   }
@@ -108,10 +100,9 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
       throw new AppError('invalid_number', `"${input.number}" is not a ${input.country} mobile number`);
     }
     if (input.account_id && !(await findAccount(db, input.account_id))) throw notFound('Account');
-    const [row] = await db.insert(numbers).values({
-      id: uuidv7(), number: phone.e164, country: phone.country, priceMonthly: input.price_monthly ?? 0,
-      accountId: input.account_id ?? null, assignedAt: input.account_id ? new Date() : null,
-    }).onConflictDoNothing().returning();
+    const row = await insertNumber(db, {
+      number: phone.e164, country: phone.country, priceMonthly: input.price_monthly ?? 0, accountId: input.account_id ?? null,
+    });
     if (!row) throw new AppError('conflict', 'That number is already in the pool');
     return {
       id: row.id, number: row.number, country: row.country, price_monthly: row.priceMonthly, account_id: row.accountId,
@@ -121,8 +112,7 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
   async function getAccount(accountId: string) {
     const row = await findAccount(db, accountId);
     if (!row) throw notFound('Account');
-    const [{ n } = { n: 0 }] = await rows<{ n: number }>(db, sql`
-      select count(*)::int as n from api_keys where account_id = ${accountId} and revoked_at is null`);
+    const n = await activeKeyCount(db, accountId);
     return {
       account_id: row.id, business_name: row.businessName, email: row.email, abn: row.abn, account_status: row.accountStatus,
       hierarchy_enabled: row.hierarchyEnabled, credits: row.credits, parent_account_id: row.parentId, active_keys: n,

@@ -4,7 +4,7 @@ import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
-import { normalisePhone } from '../messages/phone.ts';
+import { normalisePhone } from '../../shared/phone.ts';
 import { addOptout, removeOptout } from '../optouts/optouts.repo.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { containsPattern, parseIsoInstant } from './inbox-query.ts';

@@ -1,8 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Ok, Uuid } from '../../platform/http/schemas.ts';
+import { emptyBodyIsObject, errors, Ok, Uuid } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
-import { CreateKey, KeyCreated, KeyList } from '../accounts/accounts.schemas.ts';
-import { emptyBodyIsObject } from '../accounts/accounts.routes.ts';
+import { CreateKey, KeyCreated, KeyList } from './keys.schemas.ts';
 
 const tags = ['API keys'];
 

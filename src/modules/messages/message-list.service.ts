@@ -5,7 +5,7 @@ import { containsPattern, parseIsoInstant } from '../inbox/inbox-query.ts';
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor.ts';
 import { listMessages, type MessageFilter } from './message-list.repo.ts';
 import { toMessageListItem } from './message-view.ts';
-import { normalisePhone } from './phone.ts';
+import { normalisePhone } from '../../shared/phone.ts';
 
 export interface MessageListQuery {
   limit?: number;

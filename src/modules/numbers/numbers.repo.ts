@@ -77,12 +77,6 @@ export async function moveNumbers(db: Executor, from: string, to: string, list: 
 }
 
 /** Every number `from` holds goes to `to` (a closed sub-account's numbers back to its parent). */
-export async function moveNumbersBetween(db: Executor, from: string, to: string): Promise<number> {
-  const moved = await db.update(numbers).set({ accountId: to, assignedAt: new Date() })
-    .where(eq(numbers.accountId, from)).returning({ id: numbers.id });
-  return moved.length;
-}
-
 export async function heldBy(db: Executor, accountId: string, list: string[]): Promise<string[]> {
   if (list.length === 0) return [];
   const found = await db.select({ number: numbers.number }).from(numbers)

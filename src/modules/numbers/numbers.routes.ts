@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../../platform/http/schemas.ts';
+import { emptyBodyIsObject, errors } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { AccountIdParams } from '../accounts/accounts.schemas.ts';
-import { emptyBodyIsObject } from '../accounts/accounts.routes.ts';
 import {
   Assigned, AvailableList, AvailableQuery, GroupNumberList, MoveRequest, NumberList, PurchaseRequest, Purchased, Recalled,
 } from './numbers.schemas.ts';

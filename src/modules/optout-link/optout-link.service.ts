@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../../platform/db/client.ts';
+import type { Db } from '../../platform/db/client.ts';
 import { addOptout } from '../optouts/optouts.repo.ts';
 import { isOptoutCode } from './code.ts';
 import { maskNumber } from './page.ts';
+import { findByCode } from './optout-link.repo.ts';
 
 export type OptoutLinkTarget = { businessName: string; maskedNumber: string };
 
@@ -14,11 +14,7 @@ export type OptoutLinkTarget = { businessName: string; maskedNumber: string };
 export function createOptoutLinkService(deps: { db: Db }) {
   async function find(code: string) {
     if (!isOptoutCode(code)) return null;
-    const [row] = await rows<{ id: string; accountId: string; recipient: string; businessName: string }>(deps.db, sql`
-      select m.id, m.account_id as "accountId", m.recipient, a.business_name as "businessName"
-      from messages m join accounts a on a.id = m.account_id
-      where m.optout_code = ${code} and m.content_deleted_at is null`);
-    return row ?? null;
+    return findByCode(deps.db, code);
   }
 
   /** What the confirmation page shows; records nothing (link previewers fetch it). Null for an unknown code. */

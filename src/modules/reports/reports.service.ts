@@ -1,4 +1,4 @@
-import type { Static } from '@fastify/type-provider-typebox';
+import type { Static } from 'typebox';
 import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { assertHierarchyEnabled, loadManagedAccount } from '../accounts/access.ts';

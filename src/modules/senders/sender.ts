@@ -1,4 +1,4 @@
-import { normalisePhone } from '../messages/phone.ts';
+import { normalisePhone } from '../../shared/phone.ts';
 import type { RequestedSender } from './senders.repo.ts';
 
 /**

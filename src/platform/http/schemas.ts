@@ -24,3 +24,8 @@ export const NonBlankName = Type.String({ minLength: 1, maxLength: 200, pattern:
 
 /** Paging: a page of at most 100 rows from at most a million rows in (a deeper offset is a bug, not a page). */
 export const Offset = Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 });
+
+/** Lets a bodyless POST (no Content-Type, no body) validate as `{}` against an all-optional body schema. */
+export const emptyBodyIsObject = async (request: { body: unknown }) => {
+  if (request.body === undefined || request.body === null) request.body = {};
+};

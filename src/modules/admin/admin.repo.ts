@@ -1,0 +1,26 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Executor } from '../../platform/db/client.ts';
+import { numbers, senderIds } from '../../platform/db/schema/index.ts';
+import { uuidv7 } from '../../platform/ids.ts';
+
+// The operator's statements (no tenant scoping: the operator token is the authority).
+
+/** Registers a Sender ID to an ABN; null when that pair is registered already. */
+export async function insertSenderId(db: Executor, input: { senderId: string; abn: string; accountId: string | null }) {
+  const [row] = await db.insert(senderIds).values({ id: uuidv7(), ...input }).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+/** Adds a number to the pool (or straight to an account); null when it is in the pool already. */
+export async function insertNumber(db: Executor, input: { number: string; country: string; priceMonthly: number; accountId: string | null }) {
+  const [row] = await db.insert(numbers).values({
+    id: uuidv7(), ...input, assignedAt: input.accountId ? new Date() : null,
+  }).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+export async function activeKeyCount(db: Executor, accountId: string): Promise<number> {
+  const [{ n } = { n: 0 }] = await rows<{ n: number }>(db, sql`
+    select count(*)::int as n from api_keys where account_id = ${accountId} and revoked_at is null`);
+  return n;
+}

@@ -1,0 +1,17 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { Timestamp, Uuid } from '../../platform/http/schemas.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+// API keys, as the account's own key routes and a parent's sub-account key routes show them.
+export const KeyList = Type.Object({
+  keys: Type.Array(Type.Object({
+    id: Uuid, name: Type.String(), prefix: Type.String(), revoked_at: Nullable(Timestamp),
+    created_at: Timestamp, last_used_at: Nullable(Timestamp),
+  })),
+});
+export const CreateKey = Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })) });
+export const KeyCreated = Type.Object({
+  id: Uuid, key: Type.String({ description: 'the full key: shown only in this response' }), prefix: Type.String(),
+  name: Type.String(), created_at: Timestamp,
+});
