@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../../platform/db/client.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { oldestDueAgeMs } from './status.repo.ts';
 
 export type ServiceState = 'operational' | 'degraded';
 
@@ -35,14 +35,12 @@ export function createStatusService(deps: StatusDeps) {
   const now = deps.now ?? (() => new Date());
 
   async function status() {
-    const [ages] = await rows<{ queue_age_ms: number | null }>(deps.db, sql`
-      select (extract(epoch from now() - min(next_attempt_at)) * 1000)::float8 as queue_age_ms from messages
-      where status = 'queued' and next_attempt_at <= now()`);
+    const queueAgeMs = await oldestDueAgeMs(deps.db);
     const link = deps.carrier.current;
     const linkDown = link !== null && !link.bound();
     const state = (bad: boolean): ServiceState => (bad ? 'degraded' : 'operational');
     const services = {
-      outbound: state(linkDown || (ages?.queue_age_ms ?? 0) > STATUS_THRESHOLDS.queueAgeMs),
+      outbound: state(linkDown || queueAgeMs > STATUS_THRESHOLDS.queueAgeMs),
       inbound: state(linkDown),
       delivery_receipts: state(linkDown || deps.receiptBacklogMs() > STATUS_THRESHOLDS.receiptBacklogMs),
     };
