@@ -223,12 +223,15 @@ describe('tenancy', () => {
     expect((await call(t.app, b.apiKey, 'GET', `/campaign/${campaignId}`)).status).toBe(404);
   });
 
-  it('a malformed id is a 400, never a 500', async () => {
+  it('a malformed id is a 400, never a 500; on /message a non-UUID is an idempotency key, unknown is 404', async () => {
     const a = await createAccount(t.app);
-    for (const url of ['/message/not-a-uuid', '/campaign/123', "/message/'%20or%201=1"]) {
-      const res = await call(t.app, a.apiKey, 'GET', url);
-      expect(res.status).toBe(400);
-      expect(res.body.code).toBe('validation_failed');
+    const res = await call(t.app, a.apiKey, 'GET', '/campaign/123');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    for (const url of ['/message/not-a-uuid', "/message/'%20or%201=1"]) {
+      const missing = await call(t.app, a.apiKey, 'GET', url);
+      expect(missing.status).toBe(404);
+      expect(missing.body.code).toBe('not_found');
     }
   });
 

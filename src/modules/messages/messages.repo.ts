@@ -89,6 +89,17 @@ export async function findMessage(db: Executor, accountId: string, id: string): 
   return row ?? null;
 }
 
+/**
+ * The message a `/send` with this Idempotency-Key created, while the key is kept (24 hours): the libraries fetch a
+ * message "by id or idempotency key". Only a committed send (its stored 200 response) names a message.
+ */
+export async function findMessageIdByIdempotencyKey(db: Executor, accountId: string, key: string): Promise<string | null> {
+  const [row] = await rows<{ message_id: string | null }>(db, sql`
+    select (response_body::jsonb ->> 'message_id') as message_id from idempotency_keys
+    where account_id = ${accountId} and key = ${key} and route = 'send' and response_status = 200`);
+  return row?.message_id ?? null;
+}
+
 export async function listCampaignMessages(
   db: Executor, accountId: string, campaignId: string, limit: number, offset: number,
 ): Promise<MessageRow[]> {

@@ -1,9 +1,14 @@
+import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, IdParams } from '../../platform/http/schemas.ts';
+import { errors } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import {
   BatchPreview, BatchRequest, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageResponse, SendRequest, SendResult, sendErrors,
 } from './messages.schemas.ts';
+
+const MessageRef = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 255, description: 'the message id, or the Idempotency-Key the account used on /send (kept 24 hours)' }),
+});
 
 export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { messages, idempotency } = services;
@@ -27,7 +32,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => messages.previewBatch(request.actor, request.body));
 
   app.get('/message/:id', {
-    schema: { tags: ['Tracking'], summary: 'A message and its delivery receipt', params: IdParams, response: { 200: MessageResponse, ...errors(400, 401, 404) } },
+    schema: { tags: ['Tracking'], summary: 'A message and its delivery receipt, by id or by the Idempotency-Key used on /send', params: MessageRef, response: { 200: MessageResponse, ...errors(400, 401, 404) } },
   }, async (request) => messages.get(request.actor, request.params.id));
 
   app.get('/messages', {

@@ -1,7 +1,7 @@
 import type { Actor } from '../../platform/actor.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { uuidv7 } from '../../platform/ids.ts';
+import { UUID_PATTERN, uuidv7 } from '../../platform/ids.ts';
 import { sydneyDay, sydneyDayEndExclusive } from '../../platform/sydney-day.ts';
 import { generateOptoutCode } from '../optout-link/code.ts';
 import { parseSender } from '../senders/sender.ts';
@@ -10,7 +10,7 @@ import { rows } from '../../platform/db/client.ts';
 import { renderMerge, templateHasPlaceholder } from './merge.ts';
 import { countParts, codePointLength, MAX_MESSAGE_CHARS } from './parts.ts';
 import { normalisePhone } from '../../shared/phone.ts';
-import { findMessage, findOptedOut, insertBatch, type BatchItem } from './messages.repo.ts';
+import { findMessage, findMessageIdByIdempotencyKey, findOptedOut, insertBatch, type BatchItem } from './messages.repo.ts';
 import { insertSingles, type SendOutcome, type SingleSend } from './single-send.repo.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
@@ -89,6 +89,8 @@ export interface MessageServiceDeps {
 }
 
 const OPTOUT_FIELD = 'OptOutLink';
+/** Always available, as the client libraries document it: the sender the message goes from. */
+const SENDING_FIELD = 'SendingNumber';
 
 const senderNotAllowed = () => new AppError('sender_not_allowed', 'That sender is not a registered Sender ID or a number of this account');
 
@@ -127,6 +129,8 @@ function assertCanSend(actor: Actor): void {
   }
 }
 
+const UUID_RE = new RegExp(UUID_PATTERN);
+
 export function createMessageService(deps: MessageServiceDeps) {
   const now = deps.now ?? (() => new Date());
   // Group commit for /send: concurrent requests share one statement (one round trip, one commit). A failed
@@ -150,20 +154,36 @@ export function createMessageService(deps: MessageServiceDeps) {
     return { code, url: `${deps.optoutLinkBase}/${code}` };
   };
 
-  /** The body of a single send: {{OptOutLink}} filled in, then checked and counted. */
-  function singleBody(template: string) {
+  /** The body of a single send: {{OptOutLink}} and {{SendingNumber}} filled in, then checked and counted. */
+  function singleBody(template: string, sendingNumber: string | null) {
     const link = linkFor(template);
-    const body = link ? renderMerge(template, undefined, { [OPTOUT_FIELD]: link.url }) : template;
+    const extra: Record<string, string> = {};
+    if (link) extra[OPTOUT_FIELD] = link.url;
+    if (sendingNumber !== null) extra[SENDING_FIELD] = sendingNumber;
+    const body = Object.keys(extra).length > 0 ? renderMerge(template, undefined, extra) : template;
     return { body, parts: checkBody(body), link };
+  }
+
+  /**
+   * {{SendingNumber}} on a single send: the sender is decided before the body is counted (the sender rule, as
+   * the statement applies it), or null when the template does not use the field.
+   */
+  async function sendingNumberFor(actor: Actor, input: SendInput, country: 'AU' | 'NZ'): Promise<string | null> {
+    if (!templateHasPlaceholder(input.message, SENDING_FIELD)) return null;
+    return (await resolveSender(actor, input.sender ?? input.from)) ?? deps.sharedSender[country];
   }
 
   async function send(actor: Actor, input: SendInput, within?: Within<SendResult>): Promise<SendResult> {
     assertCanSend(actor);
     const phone = normalisePhone(input.to);
     if (!phone.ok) throw new AppError('invalid_number', `"${input.to}" is not an Australian or New Zealand mobile number`);
-    const requested = parseSender(input.sender ?? input.from);
-    if (requested === 'invalid') throw senderNotAllowed();
-    const { body, parts, link } = singleBody(input.message);
+    const given = parseSender(input.sender ?? input.from);
+    if (given === 'invalid') throw senderNotAllowed();
+    const sendingNumber = await sendingNumberFor(actor, input, phone.country);
+    // The body names its sender, so the statement must send from exactly that one (it re-checks the account may).
+    const named = sendingNumber !== null && sendingNumber !== deps.sharedSender[phone.country] ? parseSender(sendingNumber) : null;
+    const requested = named && named !== 'invalid' ? named : given;
+    const { body, parts, link } = singleBody(input.message, sendingNumber);
     const request: SingleSend = {
       id: uuidv7(), ledgerId: uuidv7(), campaignId: uuidv7(), accountId: actor.accountId,
       senderParentId: actor.account.inheritParentSenders ? actor.account.parentId : null,
@@ -223,9 +243,10 @@ export function createMessageService(deps: MessageServiceDeps) {
     for (const r of seen.values()) {
       if (optedOut.has(r.e164)) continue;
       const link = linkFor(input.message);
-      const body = renderMerge(input.message, r.mergeData, link ? { [OPTOUT_FIELD]: link.url } : undefined);
+      const from = sender ?? deps.sharedSender[r.country];
+      const body = renderMerge(input.message, r.mergeData, { [SENDING_FIELD]: from, ...(link ? { [OPTOUT_FIELD]: link.url } : {}) });
       items.push({
-        id: uuidv7(), recipient: r.e164, country: r.country, sender: sender ?? deps.sharedSender[r.country],
+        id: uuidv7(), recipient: r.e164, country: r.country, sender: from,
         body, parts: checkBody(body), optoutCode: link?.code ?? null, metadata: r.metadata,
       });
     }
@@ -254,8 +275,16 @@ export function createMessageService(deps: MessageServiceDeps) {
     return result;
   }
 
-  async function get(actor: Actor, id: string): Promise<MessageView> {
-    const row = await findMessage(deps.db, actor.accountId, id);
+  /**
+   * By id, or by the Idempotency-Key the account used on `/send` (a value that is not a message id of this
+   * account is looked up as a key; UUIDs too, since clients often use UUIDs as keys). Unknown is 404, never 400.
+   */
+  async function get(actor: Actor, idOrKey: string): Promise<MessageView> {
+    let row = UUID_RE.test(idOrKey) ? await findMessage(deps.db, actor.accountId, idOrKey) : null;
+    if (!row) {
+      const id = await findMessageIdByIdempotencyKey(deps.db, actor.accountId, idOrKey);
+      row = id ? await findMessage(deps.db, actor.accountId, id) : null;
+    }
     if (!row) throw notFound('Message');
     return toMessageView(row);
   }
@@ -265,7 +294,7 @@ export function createMessageService(deps: MessageServiceDeps) {
     const phone = normalisePhone(input.to);
     if (!phone.ok) throw new AppError('invalid_number', `"${input.to}" is not an Australian or New Zealand mobile number`);
     await resolveSender(actor, input.sender ?? input.from);
-    const { body, parts } = singleBody(input.message);
+    const { body, parts } = singleBody(input.message, await sendingNumberFor(actor, input, phone.country));
     const optedOut = !actor.account.optoutExempt && (await findOptedOut(deps.db, actor.accountId, [phone.e164])).size > 0;
     return { ...previewOf(phone.e164, body, parts), opted_out: optedOut };
   }
