@@ -82,7 +82,7 @@ function createServices(config: Config, database: Database, metrics: Metrics) {
     optouts: createOptoutService({ db }),
     credits: createCreditService({ db }),
     webhooks: createWebhookService({ db, secretKey, allowPrivate: config.webhook.allowPrivate, onQueued: () => webhooks.raise() }),
-    optoutLink: createOptoutLinkService({ db }),
+    optoutLink: createOptoutLinkService({ db, sharedSender: config.sharedSender }),
     reports: createReportService({ db }),
     accounts: createAccountService({ db }),
     accountKeys: createAccountKeyService({ db }),

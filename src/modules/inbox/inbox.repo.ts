@@ -56,6 +56,24 @@ export async function lastSenderAccount(db: Executor, person: string, serviceNum
   return row?.account_id ?? null;
 }
 
+/** How far back an opt-out on a shared number reaches: every account that messaged the person from it since. */
+export const SHARED_OPTOUT_REACH_DAYS = 30;
+
+/**
+ * The accounts other than `except` that messaged this person from the shared number within 30 days before `at`:
+ * a STOP (or link opt-out) arriving on a shared number opts the person out for all of them, whoever the reply
+ * was routed to (decisions.md, issue 10).
+ */
+export async function sharedNumberSenders(db: Executor, person: string, serviceNumber: string, at: Date, except: string): Promise<string[]> {
+  const found = await rows<{ account_id: string }>(db, sql`
+    select distinct account_id from messages
+    where recipient = ${person} and sender = ${serviceNumber} and account_id <> ${except}
+      and created_at > ${at.toISOString()}::timestamptz - make_interval(days => ${SHARED_OPTOUT_REACH_DAYS})
+      and created_at <= ${at.toISOString()}::timestamptz
+    order by account_id`);
+  return found.map((r) => r.account_id);
+}
+
 /** The latest outbound message from the service number to this person within 7 days of `at`. */
 export async function repliedTo(db: Executor, accountId: string, person: string, serviceNumber: string, at: Date): Promise<string | null> {
   const [row] = await rows<{ id: string }>(db, sql`

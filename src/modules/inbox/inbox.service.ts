@@ -9,7 +9,7 @@ import { addOptout, removeOptout } from '../optouts/optouts.repo.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { containsPattern, parseIsoInstant } from './inbox-query.ts';
 import {
-  countInbox, holderOf, insertInbound, lastSenderAccount, listInbox, purgeFragments, repliedTo, storeFragment,
+  countInbox, holderOf, insertInbound, lastSenderAccount, listInbox, purgeFragments, repliedTo, sharedNumberSenders, storeFragment,
   type InboundRow, type InboxFilter,
 } from './inbox.repo.ts';
 import { isOptIn, isOptOut } from './optout-keywords.ts';
@@ -90,14 +90,24 @@ export function createInboxService(deps: InboxServiceDeps) {
       }
       const optout = accountId !== null && isOptOut(text);
       const optin = accountId !== null && !optout && isOptIn(text);
-      const id = uuidv7();
-      const inReplyTo = accountId ? await repliedTo(tx, accountId, from, to, receivedAt) : null;
-      const row = await insertInbound(tx, { id, accountId, from, to, body: text, receivedAt, isOptout: optout, isOptin: optin, inReplyTo });
-      // The opt-out (or opt-in) is written before the event: a client that reacts to the webhook finds the list changed.
-      const origin = { rawText: text, inboundMessageId: id, messageId: inReplyTo };
-      if (optout) await addOptout(tx, accountId, from, 'keyword', origin);
-      if (optin) await removeOptout(tx, accountId, from, 'keyword', origin);
-      if (accountId) recorded = (await recordEvent(tx, { accountId, event: 'message.inbound', messageId: row.id, body: inboundEventBody(row) })) !== null;
+      const record = async (owner: string | null) => {
+        const id = uuidv7();
+        const inReplyTo = owner ? await repliedTo(tx, owner, from, to, receivedAt) : null;
+        const row = await insertInbound(tx, { id, accountId: owner, from, to, body: text, receivedAt, isOptout: optout, isOptin: optin, inReplyTo });
+        // The opt-out (or opt-in) is written before the event: a client that reacts to the webhook finds the list changed.
+        const origin = { rawText: text, inboundMessageId: id, messageId: inReplyTo };
+        if (optout && owner) await addOptout(tx, owner, from, 'keyword', origin);
+        if (optin && owner) await removeOptout(tx, owner, from, 'keyword', origin);
+        if (owner && (await recordEvent(tx, { accountId: owner, event: 'message.inbound', messageId: row.id, body: inboundEventBody(row) })) !== null) recorded = true;
+        return row;
+      };
+      const row = await record(accountId);
+      // Reply routing gives a shared number's MO to the account that messaged the person last, so another tenant
+      // could capture a STOP meant for the first by texting later: the STOP opts the person out for every account
+      // that messaged them from this shared number within 30 days, each with its own inbox row and webhook.
+      if (optout && accountId && shared.has(to)) {
+        for (const other of await sharedNumberSenders(tx, from, to, receivedAt, accountId)) await record(other);
+      }
       return row;
     });
     if (recorded) deps.onEvents?.();

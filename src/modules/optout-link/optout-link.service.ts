@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db/client.ts';
 import { addOptout } from '../optouts/optouts.repo.ts';
+import { sharedNumberSenders } from '../inbox/inbox.repo.ts';
 import { isOptoutCode } from './code.ts';
 import { maskNumber } from './page.ts';
 import { findByCode } from './optout-link.repo.ts';
@@ -11,7 +12,9 @@ export type OptoutLinkTarget = { businessName: string; maskedNumber: string };
  * message), so there is no API key: the code finds the message, which names the account and the recipient.
  * A message whose content was removed by retention has lost its code, and its link answers "not found".
  */
-export function createOptoutLinkService(deps: { db: Db }) {
+export function createOptoutLinkService(deps: { db: Db; sharedSender?: { AU: string; NZ: string } }) {
+  const shared = new Set(Object.values(deps.sharedSender ?? {}));
+
   async function find(code: string) {
     if (!isOptoutCode(code)) return null;
     return findByCode(deps.db, code);
@@ -27,7 +30,15 @@ export function createOptoutLinkService(deps: { db: Db }) {
   async function confirm(code: string): Promise<OptoutLinkTarget | null> {
     const row = await find(code);
     if (!row) return null;
-    await addOptout(deps.db, row.accountId, row.recipient, 'link', { messageId: row.id });
+    await deps.db.transaction(async (tx) => {
+      await addOptout(tx, row.accountId, row.recipient, 'link', { messageId: row.id });
+      // A link in a message from a shared number protects the person from every account that messaged them from
+      // it within 30 days, as a STOP to that number does (decisions.md, issue 10).
+      if (!shared.has(row.sender)) return;
+      for (const other of await sharedNumberSenders(tx, row.recipient, row.sender, new Date(), row.accountId)) {
+        await addOptout(tx, other, row.recipient, 'link', {});
+      }
+    });
     return { businessName: row.businessName, maskedNumber: maskNumber(row.recipient) };
   }
 
