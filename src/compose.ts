@@ -40,6 +40,7 @@ import { startRetention } from './modules/retention/retention.jobs.ts';
 import { createHealthService, type CarrierStatus } from './modules/health/health.service.ts';
 import { queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
+import { portInUse } from './platform/startup-error.ts';
 import type { Carrier } from './carrier/carrier.ts';
 
 export type { SimulatorHandle } from './carrier/index.ts';
@@ -202,11 +203,15 @@ export interface ComposeOptions {
   adminToken?: string | null;
   /** Connections to PostgreSQL. Default: config.databasePoolSize. */
   poolSize?: number;
+  /** Listen on this address before the workers start (tasman start); tests inject instead. */
+  listen?: { port: number; host: string };
 }
 
 export interface Composition {
-  /** Ready, not listening: the caller listens (main.ts) or injects (tests). */
+  /** Ready; listening when options.listen was given, else the caller injects (tests). */
   app: FastifyInstance;
+  /** The API's address when listening, else ''. */
+  url: string;
   roles: Roles;
   services: Services;
   /** The built-in SMSC when this process runs it (SMPP_HOST unset), else null. */
@@ -230,6 +235,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   try {
     const database = await openDatabase({
       databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: options.poolSize ?? config.databasePoolSize, postgresUser: config.postgresUser,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
     });
     stops.push(() => database.close());
     const metrics = createMetrics();
@@ -248,17 +254,19 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       logger.info({ file: `${config.dataDir}/admin.token` }, generated.created ? 'generated an operator token' : 'using the operator token in DATA_DIR');
     }
 
-    const simulator = config.smpp.host === null ? await startSimulator(config, logger.child({ component: 'simulator' })) : null;
+    const simulator = config.smpp.host === null
+      ? await startSimulator(config, logger.child({ component: 'simulator' })).catch((err: { port?: number }) => {
+        throw err.port === config.simulator.controlPort && err.port !== config.simulator.port
+          ? portInUse(err, 'SIM_CONTROL_PORT', config.simulator.controlPort)
+          : portInUse(err, 'SIM_PORT', config.simulator.port);
+      })
+      : null;
     if (simulator) {
       stops.push(() => simulator.stop());
       logger.info({ port: simulator.port }, 'built-in SMSC simulator started (SMPP_HOST is unset)');
     }
+    // Filled once the workers run; readiness and metrics read it when asked.
     const carriers: Array<() => CarrierStatus> = [];
-    if (roles.workers) {
-      const workers = await startWorkers(config, services, simulator?.port ?? null, logger);
-      stops.push(...workers.stops);
-      carriers.push(...workers.carriers);
-    }
     const carrierStatus = () => carriers.map((status) => status());
     metrics.watch({ queues: () => queueSizes(services.db), carriers: carrierStatus });
     const health = createHealthService({ db: services.db, carriers: carrierStatus, checksCarriers: roles.workers });
@@ -266,9 +274,22 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const app = await buildApp({
       services, simulator, limiter, logger: options.logger === false ? false : logger, adminToken, health, metrics, metricsToken: config.metricsToken,
     });
-    stops.push(() => app.close());
+    const closeApp = () => app.close();
+    stops.push(closeApp);
     await app.ready();
-    return { app, roles, services, simulator, close };
+    // The API listens before any worker starts: a taken port stops start-up before anything is sent.
+    const url = options.listen
+      ? await app.listen(options.listen).catch((err: unknown) => { throw portInUse(err, 'PORT', options.listen!.port); })
+      : '';
+    if (roles.workers) {
+      const workers = await startWorkers(config, services, simulator?.port ?? null, logger);
+      stops.push(...workers.stops);
+      carriers.push(...workers.carriers);
+      // On close the API still stops first, then the workers drain.
+      stops.splice(stops.indexOf(closeApp), 1);
+      stops.push(closeApp);
+    }
+    return { app, url, roles, services, simulator, close };
   } catch (err) {
     await close();
     throw err;

@@ -47,6 +47,12 @@ export interface Config {
   rateLimit: { rps: number; concurrency: number };
   simulator: { port: number; controlPort: number; dlrDelayMs: number };
   logLevel: string;
+  /** LOG_FORMAT: pretty (default on a terminal) or json (default otherwise). */
+  logFormat: 'pretty' | 'json';
+  /** TASMAN_SIMULATOR=true: run the built-in SMSC even with DATABASE_URL set (never in production). */
+  simulatorAllowed: boolean;
+  /** DATABASE_CONNECT_TIMEOUT (seconds, default 30): how long start-up retries a database that does not answer. */
+  databaseConnectTimeoutMs: number;
   /** What `tasman start` runs in this process (TASMAN_ROLES=api,workers; default both). */
   roles: { api: boolean; workers: boolean };
   /** Development conveniences (generated admin token, simulator routes) are on with the embedded database. */
@@ -178,6 +184,13 @@ export function loadConfig(env: Env = process.env): Config {
       }
       return { api: raw.includes('api'), workers: raw.includes('workers') };
     })(),
+    logFormat: (() => {
+      const format = str(env, 'LOG_FORMAT') ?? (process.stdout.isTTY ? 'pretty' : 'json');
+      if (format !== 'pretty' && format !== 'json') throw new ConfigError(`LOG_FORMAT must be pretty or json, got "${format}"`);
+      return format;
+    })(),
+    simulatorAllowed: bool(env, 'TASMAN_SIMULATOR', false),
+    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT', 30, 0, 3600) * 1000,
     embedded,
   };
 }

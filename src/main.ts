@@ -13,21 +13,12 @@ export interface Running {
 }
 
 /**
- * Starts Tasman: the composition root builds the process (database, services, workers), then the API listens
- * when this process runs it. Shutdown runs in reverse order so in-flight requests finish before the database closes.
+ * Starts Tasman: the composition root builds the process (database, services), the API listens when this
+ * process runs it, and only then do the workers start. Shutdown runs in reverse order so in-flight requests finish before the database closes.
  */
 export async function startTasman(config: Config, roles: Roles = { api: true, workers: true }, logger: Logger = createLogger(config.logLevel)): Promise<Running> {
-  const composed = await compose(config, { roles, logger });
-  let url = '';
-  if (roles.api) {
-    try {
-      url = await composed.app.listen({ port: config.port, host: config.host });
-    } catch (err) {
-      await composed.close();
-      throw err;
-    }
-  }
-  logger.info({ url, database: composed.services.database.embedded ? 'embedded' : 'postgres', roles }, 'tasman started');
+  const composed = await compose(config, { roles, logger, ...(roles.api ? { listen: { port: config.port, host: config.host } } : {}) });
+  const url = composed.url;
   let closed = false;
   return {
     app: composed.app,

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../config.ts';
+import { StartupError } from '../platform/startup-error.ts';
 
 const USAGE = `Usage: tasman <command>
 
@@ -18,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
     case 'migrate': {
       const config = loadConfig();
       const { openDatabase } = await import('../platform/db/client.ts');
-      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, postgresUser: config.postgresUser });
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, postgresUser: config.postgresUser, connectTimeoutMs: config.databaseConnectTimeoutMs });
       await database.close();
       console.log(JSON.stringify({ ok: true, database: database.embedded ? 'embedded' : 'postgres' }));
       return 0;
@@ -48,8 +49,11 @@ main(process.argv.slice(2)).then((code) => {
 }, (err: unknown) => {
   if (err instanceof ConfigError) {
     process.stderr.write(`tasman: invalid configuration: ${err.message}\n`);
+  } else if (err instanceof StartupError) {
+    process.stderr.write(`tasman: ${err.message}\n`);
   } else {
     process.stderr.write(`tasman: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
   }
-  process.exitCode = 1;
+  // Exit now: a half-started process (a pool, a timer) must not linger after saying it failed.
+  process.exit(1);
 });

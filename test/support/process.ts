@@ -23,7 +23,7 @@ export interface StartOptions {
 /** Starts `tasman start` as a real child process and resolves once it logs that it started. */
 export async function startProcess(env: Record<string, string>, options: StartOptions = {}): Promise<TasmanProcess> {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, 'start'], {
-    env: { ...process.env, PORT: '0', SIM_PORT: '0', SIM_CONTROL_PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: '0', SIM_PORT: '0', SIM_CONTROL_PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', TASMAN_SIMULATOR: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];

@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.ts';
 import { startEmbeddedPostgres } from './embedded/server.ts';
+import { firstConnection } from './connect-retry.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -78,10 +79,12 @@ export interface OpenOptions {
   poolSize?: number;
   /** The account the embedded server runs as when Tasman runs as root (TASMAN_POSTGRES_USER). */
   postgresUser?: string;
+  /** How long to retry a server that does not answer yet (DATABASE_CONNECT_TIMEOUT); default 0, no retry. */
+  connectTimeoutMs?: number;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl !== null) return connect(options.databaseUrl, false, options.poolSize);
+  if (options.databaseUrl !== null) return connect(options.databaseUrl, false, options.poolSize, options.connectTimeoutMs);
   const server = await startEmbeddedPostgres({ dataDir: options.dataDir, serverUser: options.postgresUser });
   try {
     const database = await connect(server.url, true, options.poolSize);
@@ -92,14 +95,17 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
 }
 
-async function connect(databaseUrl: string, embedded: boolean, poolSize = 20): Promise<Database> {
+async function connect(databaseUrl: string, embedded: boolean, poolSize = 20, connectTimeoutMs = 0): Promise<Database> {
   const local = new EventEmitter();
   local.setMaxListeners(0);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   // An idle client's error (server restart) must not crash the process; the pool replaces the client.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  const lockClient = await pool.connect();
+  const lockClient = await firstConnection(pool, databaseUrl, connectTimeoutMs).catch(async (err: unknown) => {
+    await pool.end();
+    throw err;
+  });
   try {
     await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await migratePg(drizzlePg(lockClient), { migrationsFolder });
