@@ -54,7 +54,7 @@ export interface Roles {
 type Stop = () => Promise<void>;
 
 /** Every service, built once per process from the database and configuration; routes and workers share them. */
-function createServices(config: Config, database: Database, metrics: Metrics) {
+function createServices(config: Config, database: Database, metrics: Metrics, logger: Logger) {
   const db: Db = database.db;
   const queued = createQueueSignal(database, 'tasman_messages_queued');
   // Raised after committing a transaction that called recordEvent: wakes the webhook worker (which also polls).
@@ -62,7 +62,9 @@ function createServices(config: Config, database: Database, metrics: Metrics) {
   // Seals webhook signing secrets; a bad TASMAN_SECRET_KEY stops start-up here with a message naming it.
   const secretKey = loadOrCreateKey({ envValue: config.secretKey ?? undefined, dataDir: config.dataDir });
   const sessions = createSessionService({ db, publicUrl: config.publicUrl });
-  const receipts = createReceiptService({ db, onEvents: () => webhooks.raise() });
+  const receipts = createReceiptService({
+    db, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
+  });
   // Set by the carrier role while this process runs the SMPP link; GET /status reads it.
   const carrier = { current: null as { bound: () => boolean } | null };
   return {
@@ -103,6 +105,8 @@ const PARKED_RESOLVE_MS = 30_000;
 // A receipt still parked after a week names a message Tasman never sent (or one long gone).
 const PARKED_RECEIPT_TTL_MS = 7 * 24 * 60 * 60_000;
 const IDEMPOTENCY_SWEEP_MS = 60_000;
+// Messages past their validity period without a receipt are ended this often (receipts.service expireOverdue).
+const EXPIRY_SWEEP_MS = 60_000;
 const NUMBER_RENEWAL_MS = 10 * 60_000;
 
 /** Runs `task` every `ms` on the worker loop (platform/jobs/periodic.ts); the returned stop waits for a run. */
@@ -148,6 +152,7 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
   services.carrier.current = { bound: () => link.health().bound };
   // The backstop of the one early-receipt path (modules/receipts/README.md): parked receipts retried.
   const resolve = every(PARKED_RESOLVE_MS, () => services.receipts.sweepParked(), log, 'parked receipt sweep');
+  const expiry = every(EXPIRY_SWEEP_MS, () => services.receipts.expireOverdue(), log, 'expiry of messages without a receipt');
   const sweep = every(PARKED_SWEEP_MS, () => Promise.all([
     services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
   ]), log, 'parked receipt and inbound fragment purge');
@@ -156,6 +161,7 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
     async stop() {
       await sweep();
       await resolve();
+      await expiry();
       await dispatcher.stop();
       services.carrier.current = null;
       await link.stop();
@@ -239,7 +245,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     });
     stops.push(() => database.close());
     const metrics = createMetrics();
-    const services = createServices(config, database, metrics);
+    const services = createServices(config, database, metrics, logger);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
     redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fail open'));

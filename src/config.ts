@@ -44,6 +44,11 @@ export interface Config {
   maxNumbers: number;
   secretKey: string | null;
   retentionDays: number;
+  /**
+   * MESSAGE_VALIDITY_HOURS: validity_period on every submit; a message still without a receipt this long (plus
+   * an hour's grace) after it was sent ends as `unknown`.
+   */
+  messageValidityHours: number;
   rateLimit: { rps: number; concurrency: number };
   simulator: { port: number; controlPort: number; dlrDelayMs: number };
   logLevel: string;
@@ -160,6 +165,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxNumbers: int(env, 'MAX_NUMBERS', 5, 0, 100_000),
     secretKey: str(env, 'TASMAN_SECRET_KEY'),
     retentionDays: int(env, 'RETENTION_DAYS', 90, 1, 36_500),
+    // SMPP relative times count at most 99 days.
+    messageValidityHours: int(env, 'MESSAGE_VALIDITY_HOURS', 48, 1, 99 * 24),
     rateLimit: {
       rps: int(env, 'RATE_LIMIT_RPS', 50, 1, 1_000_000),
       concurrency: int(env, 'RATE_LIMIT_CONCURRENCY', 25, 1, 1_000_000),

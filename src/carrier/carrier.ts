@@ -14,14 +14,32 @@ export interface SubmitRequest {
   receipt: boolean;
 }
 
+/**
+ * The name of a carrier (one SMSC and its binds). SMSC message ids are unique only per SMSC, so every stored id
+ * is stored with the carrier that gave it; with one carrier configured it is this default.
+ */
+export const DEFAULT_CARRIER = 'default';
+
+/** Segments of a multi-part message the SMSC accepted before it refused (or lost) another one. */
+export interface PartialSubmit {
+  /** How many segments the message was split into. */
+  segments: number;
+  /** The accepted ones: their position (0-based) and normalised SMSC id. */
+  accepted: Array<{ seq: number; smscMessageId: string }>;
+}
+
 export type SubmitResult =
   /**
    * smscMessageId is normalised (normaliseMessageId) and is the first segment's; a concatenated message gets
    * one receipt per segment, each naming its own segment, so segmentIds lists every segment's id in order.
+   * carrier: the carrier that gave the ids (DEFAULT_CARRIER when absent).
    */
-  | { ok: true; smscMessageId: string; segmentIds?: string[] }
-  /** permanent: the SMSC refused this message and will refuse it again; otherwise retry later. */
-  | { ok: false; permanent: boolean; errorCode: string; message: string };
+  | { ok: true; smscMessageId: string; segmentIds?: string[]; carrier?: string }
+  /**
+   * permanent: the SMSC refused this message and will refuse it again; otherwise retry later. `partial` when some
+   * segments were accepted: the recipient may have part of the message, so it must not be resent as a whole.
+   */
+  | { ok: false; permanent: boolean; errorCode: string; message: string; partial?: PartialSubmit; carrier?: string };
 
 export type ReceiptState =
   | 'delivered' | 'undelivered' | 'expired' | 'rejected' | 'deleted' | 'unknown' | 'enroute' | 'accepted';
@@ -34,6 +52,8 @@ export interface Receipt {
   final: boolean;
   errorCode: string | null;
   doneAt: Date | null;
+  /** The carrier it came from (DEFAULT_CARRIER when absent): ids are matched within one carrier. */
+  carrier?: string;
 }
 
 /** How a part's octets are read: GSM 03.38 unpacked septets, UCS-2 big-endian, or Latin-1. */

@@ -2,6 +2,9 @@
 // over real TCP, scripted to do what real SMSCs do: reuse message ids, split characters across MO parts, send
 // what the database cannot store, refuse a later segment of a long message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../src/platform/db/client.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';
 import { deliver, startNpmSmsc, type NpmSmsc, type Received } from '../carrier/npm-smsc.ts';
@@ -52,5 +55,144 @@ describe('inbound edges through the whole pipeline', () => {
     expect(await deliver(session(), { ...mo(mobile(), number), short_message: 'fine' })).toBe(0);
     expect((await call(t.app, a.apiKey, 'GET', '/inbox')).body.total).toBe(1);
     expect(smsc.binds.length).toBe(binds);
+  });
+});
+
+type Json = Record<string, unknown>;
+const view = async (key: string, id: string) => (await call(t.app, key, 'GET', `/message/${id}`)).body as { message: Json; delivery_receipt: Json | null };
+
+async function settled(key: string, id: string, done: (v: Awaited<ReturnType<typeof view>>) => boolean) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const v = await view(key, id);
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`message ${id} never settled: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const isSent = (v: { message: Json }) => v.message.status !== 'queued';
+const receiptFor = (smscId: string, stat = 'DELIVRD') => ({
+  source_addr: '61412345678', destination_addr: 'Tasman', esm_class: 4,
+  short_message: `id:${smscId} sub:001 dlvrd:001 submit date:2401021304 done date:2401021305 stat:${stat} err:000 text:`,
+});
+const segmentSeq = (s: Received) => ((s.pdu.short_message as { udh?: Buffer[] }).udh?.[0]?.[4] ?? 1);
+
+/** Answers each submit with the next id from the list (so a test can make the SMSC reuse ids). */
+function answerWith(ids: string[]) {
+  smsc.onSubmit = (s, respond) => {
+    // Segments of one message arrive together; hand out ids in segment order.
+    respond(0, ids.shift() ?? `spare-${randomUUID()}`);
+    void s;
+  };
+}
+
+describe('receipts for ids the SMSC reuses', () => {
+  it('reach the newest message carrying the id, segment or not; a repeat changes nothing', async () => {
+    const a = await createAccount(t.app, { credits: 20 });
+    const tag = randomUUID().slice(0, 8);
+    const [r1, r2] = [`${tag}a1`, `${tag}a2`];
+
+    // An old two-part message takes r1 and r2, and is delivered.
+    answerWith([r1, r2]);
+    const old = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'p'.repeat(200) });
+    await settled(a.apiKey, old.body.message_id as string, isSent);
+    for (const id of [r1, r2]) expect(await deliver(session(), receiptFor(id))).toBe(0);
+    await settled(a.apiKey, old.body.message_id as string, (v) => v.message.status === 'delivered');
+
+    // The SMSC restarts its counter: a new single-part message gets r1 again, and its receipt must reach it.
+    answerWith([r1]);
+    const fresh = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'single' });
+    await settled(a.apiKey, fresh.body.message_id as string, isSent);
+    expect(await deliver(session(), receiptFor(r1, 'UNDELIV'))).toBe(0);
+    expect(await settled(a.apiKey, fresh.body.message_id as string, (v) => v.message.status !== 'sent')).toMatchObject({
+      message: { status: 'failed' }, delivery_receipt: { status: 'undelivered' },
+    });
+    expect((await view(a.apiKey, old.body.message_id as string)).message.status).toBe('delivered');
+
+    // And the other way round: a new two-part message takes over an id a single-part message had.
+    answerWith([`${tag}b1`]);
+    const single = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'first' });
+    await settled(a.apiKey, single.body.message_id as string, isSent);
+    expect(await deliver(session(), receiptFor(`${tag}b1`))).toBe(0);
+    await settled(a.apiKey, single.body.message_id as string, (v) => v.message.status === 'delivered');
+    answerWith([`${tag}b1`, `${tag}b2`]);
+    const long = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'q'.repeat(200) });
+    await settled(a.apiKey, long.body.message_id as string, isSent);
+    for (const id of [`${tag}b1`, `${tag}b2`]) expect(await deliver(session(), receiptFor(id))).toBe(0);
+    await settled(a.apiKey, long.body.message_id as string, (v) => v.message.status === 'delivered');
+
+    // A repeat of a receipt whose message is final is acknowledged and changes nothing.
+    const before = await view(a.apiKey, long.body.message_id as string);
+    expect(await deliver(session(), receiptFor(`${tag}b2`, 'EXPIRED'))).toBe(0);
+    expect(await view(a.apiKey, long.body.message_id as string)).toEqual(before);
+    const carriers = await rows<{ smsc_carrier: string }>(t.services.db, sql`
+      select smsc_carrier from messages where id = ${long.body.message_id as string}`);
+    expect(carriers).toEqual([{ smsc_carrier: 'default' }]);
+  });
+
+  it('an ACCEPTD receipt ends the message as unknown', async () => {
+    const a = await createAccount(t.app);
+    const id = `acc-${randomUUID().slice(0, 8)}`;
+    answerWith([id]);
+    const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'read by customer care' });
+    await settled(a.apiKey, sent.body.message_id as string, isSent);
+    expect(await deliver(session(), receiptFor(id, 'ACCEPTD'))).toBe(0);
+    expect(await settled(a.apiKey, sent.body.message_id as string, (v) => v.message.status !== 'sent')).toMatchObject({
+      message: { status: 'failed' }, delivery_receipt: { status: 'unknown', error_code: 'ACCEPTD' },
+    });
+  });
+});
+
+describe('a long message whose later segment is refused', () => {
+  it('fails as partially sent, is not resent, and refunds only the parts never accepted', async () => {
+    const a = await createAccount(t.app, { credits: 5 });
+    const before = smsc.submits.length;
+    smsc.onSubmit = (s, respond) => (segmentSeq(s) === 3 ? respond(0x08) : respond(0, `part-${randomUUID()}`));
+    const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'r'.repeat(400) });
+    expect(sent.body.credits_used).toBe(3);
+    const id = sent.body.message_id as string;
+    const done = await settled(a.apiKey, id, (v) => v.message.status !== 'queued');
+    expect(done).toMatchObject({ message: { status: 'failed', error_code: 'partially_sent' }, delivery_receipt: { status: 'rejected', error_code: 'ESME_RSYSERR' } });
+    expect(smsc.submits.length - before).toBe(3);
+    expect((await call(t.app, a.apiKey, 'GET', '/balance')).body).toEqual({ credits: 3 });
+    const ledger = await rows<{ kind: string; delta: number }>(t.services.db, sql`
+      select kind, delta from credit_ledger where message_id = ${id} order by seq`);
+    expect(ledger).toEqual([{ kind: 'send', delta: -3 }, { kind: 'refund', delta: 1 }]);
+    const segments = await rows<{ seq: number }>(t.services.db, sql`select seq from message_segments where message_id = ${id} order by seq`);
+    expect(segments).toEqual([{ seq: 0 }, { seq: 1 }]);
+  });
+});
+
+describe('every message reaches a final state', () => {
+  it('submits with a 48-hour validity period, and ends a message without a receipt as expired after it', async () => {
+    const a = await createAccount(t.app);
+    await t.services.db.execute(sql`
+      insert into webhook_endpoints (account_id, kind, url) values (${a.accountId}, 'delivery_receipt', 'https://example.com/dlr')`);
+    const id = `silent-${randomUUID().slice(0, 8)}`;
+    answerWith([id]);
+    const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'no receipt will come' });
+    const messageId = sent.body.message_id as string;
+    const at = await settled(a.apiKey, messageId, isSent);
+    // validity_period is an SMPP relative time: 0 years, 0 months, 2 days (`smpp` reads it as a Date, so check the wire).
+    expect(smsc.submits[smsc.submits.length - 1]?.raw.includes(Buffer.from('000002000000000R\0', 'latin1'))).toBe(true);
+    const sentAt = Date.parse(at.message.sent_at as string);
+
+    // Still within the period (and its hour of grace): nothing happens.
+    await t.services.receipts.expireOverdue(new Date(sentAt + 48.5 * 3_600_000));
+    expect((await view(a.apiKey, messageId)).message.status).toBe('sent');
+    expect(await t.services.receipts.expireOverdue(new Date(sentAt + 49 * 3_600_000 + 1_000))).toBeGreaterThanOrEqual(1);
+    const ended = await view(a.apiKey, messageId);
+    expect(ended).toMatchObject({
+      message: { status: 'failed', error_code: 'expired' },
+      delivery_receipt: { status: 'expired', error_code: 'no_receipt' },
+    });
+    const events = await rows<{ event: string; body: string }>(t.services.db, sql`
+      select event, body from webhook_deliveries where account_id = ${a.accountId}`);
+    expect(events.map((e) => e.event)).toEqual(['message.dlr']);
+    expect(JSON.parse(events[0]!.body)).toEqual(ended);
+    // A receipt that comes after all changes nothing.
+    expect(await deliver(session(), receiptFor(id))).toBe(0);
+    expect(await view(a.apiKey, messageId)).toEqual(ended);
   });
 });

@@ -1,6 +1,6 @@
 // The Carrier port over SMPP 3.4: turns SubmitRequests into submit_sm PDUs and deliver_sm PDUs into receipts
 // and inbound messages. The link itself (bind, window, pacing, reconnects) lives in client.ts.
-import type { Carrier, CarrierHandlers, InboundSms, SubmitRequest, SubmitResult } from '../carrier.ts';
+import { DEFAULT_CARRIER, type Carrier, type CarrierHandlers, type InboundSms, type SubmitRequest, type SubmitResult } from '../carrier.ts';
 import { createSmppClient, type SmppClientOptions } from './client.ts';
 import { LinkError } from './errors.ts';
 import { isPermanentStatus, Npi, shortMessageDefaults, Status, statusName, Ton, type ShortMessagePdu } from './pdu-types.ts';
@@ -21,6 +21,18 @@ export interface SmppCarrierOptions extends Omit<SmppClientOptions, 'onDeliver'>
   inboundDefaultAlphabet?: InboundDefaultAlphabet;
   /** Concatenation reference width: 8 (IE 0x00, default) or 16 (IE 0x08). */
   concatRefBits?: ConcatRefBits;
+  /** This carrier's name, stamped on submit results and receipts (default DEFAULT_CARRIER). */
+  name?: string;
+  /** validity_period on every submit, in hours (SMPP relative time); the SMSC gives up after it. Default 48. */
+  validityHours?: number;
+}
+
+/** An SMPP relative time (YYMMDDhhmmsstnnR) of `hours`, e.g. 48 → "000002000000000R". */
+export function relativeValidity(hours: number): string {
+  const days = Math.floor(hours / 24);
+  if (days > 99) throw new RangeError('validity longer than 99 days');
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `0000${two(days)}${two(hours % 24)}0000000R`;
 }
 
 /** Source address: alphanumeric -> TON 5/NPI 0; +E.164 -> TON 1/NPI 1 without '+'; other digits (short codes) -> TON 0/NPI 1. */
@@ -35,7 +47,9 @@ export function formatAddress(ton: number, addr: string): string {
   return ton === Ton.INTERNATIONAL && /^\+?\d+$/.test(addr) ? `+${addr.replace(/^\+/, '')}` : addr;
 }
 
-const failure = (permanent: boolean, errorCode: string, message: string): SubmitResult =>
+type Failure = Extract<SubmitResult, { ok: false }>;
+
+const failure = (permanent: boolean, errorCode: string, message: string): Failure =>
   ({ ok: false, permanent, errorCode, message });
 
 export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
@@ -45,6 +59,8 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
   let handlers: CarrierHandlers | undefined;
   const concatBits = options.concatRefBits ?? 8;
   const concatRefs = createConcatRefs(concatBits);
+  const carrierName = options.name ?? DEFAULT_CARRIER;
+  const validityPeriod = relativeValidity(options.validityHours ?? 48);
 
   async function onDeliver(pdu: ShortMessagePdu): Promise<void> {
     if (!handlers) throw new Error('carrier not started');
@@ -55,7 +71,7 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
         log.warn({ sequence: pdu.sequence, text: pdu.shortMessage.toString('latin1') }, 'receipt without a message id');
         return;
       }
-      await handlers.onReceipt(receipt);
+      await handlers.onReceipt({ ...receipt, carrier: carrierName });
       return;
     }
     const decoded = decodeShortMessage(pdu, options.inboundDefaultAlphabet);
@@ -84,7 +100,7 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
       sourceAddrTon: src.ton, sourceAddrNpi: src.npi, sourceAddr: src.addr,
       destAddrTon: Ton.INTERNATIONAL, destAddrNpi: Npi.ISDN, destinationAddr: request.to.replace(/^\+/, ''),
       esmClass: encoded.esmClass, dataCoding: encoded.dataCoding,
-      registeredDelivery: request.receipt ? 1 : 0,
+      registeredDelivery: request.receipt ? 1 : 0, validityPeriod,
     };
     if (base.sourceAddr.length > 20 || base.destinationAddr.length > 20) {
       return failure(true, 'invalid_address', 'address longer than 20 characters');
@@ -93,9 +109,10 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
       encoded.segments.map((shortMessage) => client.submit({ ...base, shortMessage }, {}, options.submitWaitMs)));
 
     const ids: string[] = [];
-    let temporary: SubmitResult | undefined;
-    let permanent: SubmitResult | undefined;
-    for (const r of results) {
+    const accepted: Array<{ seq: number; smscMessageId: string }> = [];
+    let temporary: Failure | undefined;
+    let permanent: Failure | undefined;
+    for (const [seq, r] of results.entries()) {
       if (r.status === 'rejected') {
         const err = r.reason as Error;
         temporary ??= failure(false, err instanceof LinkError ? err.code : 'carrier_error', err.message);
@@ -104,17 +121,21 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
         const f = failure(isPermanentStatus(r.value.status), name, `SMSC refused submit_sm: ${name}`);
         if (isPermanentStatus(r.value.status)) permanent ??= f; else temporary ??= f;
       } else {
-        ids.push(normaliseMessageId(r.value.messageId, submitBase));
+        const smscMessageId = normaliseMessageId(r.value.messageId, submitBase);
+        ids.push(smscMessageId);
+        accepted.push({ seq, smscMessageId });
       }
     }
     // One permanently refused segment sinks the message whatever happened to the others: resending won't help.
     const failed = permanent ?? temporary;
     if (failed) {
-      if (ids.length > 0) log.warn({ id: request.id, accepted: ids }, 'some segments were accepted before a failure');
-      return failed;
+      if (accepted.length === 0) return failed;
+      // The recipient may already have these parts: the message must not be resent whole (see README).
+      log.warn({ id: request.id, accepted: ids, errorCode: failed.errorCode }, 'some segments were accepted before a failure');
+      return { ...failed, partial: { segments: encoded.segments.length, accepted }, carrier: carrierName };
     }
     log.debug({ id: request.id, smscIds: ids, segments: ids.length }, 'submitted');
-    return { ok: true, smscMessageId: ids[0] ?? '', ...(ids.length > 1 ? { segmentIds: ids } : {}) };
+    return { ok: true, smscMessageId: ids[0] ?? '', ...(ids.length > 1 ? { segmentIds: ids } : {}), carrier: carrierName };
   }
 
   return {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
+import { DEFAULT_CARRIER, type PartialSubmit } from '../../carrier/carrier.ts';
 import { changeCredits } from '../credits/ledger.repo.ts';
 import { endWithoutReceipt } from '../receipts/end-without-receipt.ts';
 
@@ -73,6 +74,8 @@ export interface SentRecord {
   claim: string | null;
   smscMessageId: string;
   segmentIds?: string[];
+  /** The carrier that gave the ids (DEFAULT_CARRIER when absent). */
+  carrier?: string;
   sentAt: Date;
 }
 
@@ -86,24 +89,55 @@ export async function recordSent(db: Executor, items: SentRecord[]): Promise<Set
   return db.transaction(async (tx) => {
     const updated = await rows<{ id: string }>(tx, sql`
       update messages m
-      set status = 'sent', sent_at = r.sent_at, smsc_message_id = r.smsc, lease_until = null, claim_token = null, error_code = null
+      set status = 'sent', sent_at = r.sent_at, smsc_message_id = r.smsc, smsc_carrier = r.carrier, lease_until = null, claim_token = null, error_code = null
       from jsonb_to_recordset(${JSON.stringify(items.map((i) => ({
-        id: i.id, claim: i.claim, smsc: i.smscMessageId, sent_at: i.sentAt.toISOString(),
-      })))}::jsonb) as r(id uuid, claim uuid, smsc text, sent_at timestamptz)
+        id: i.id, claim: i.claim, smsc: i.smscMessageId, carrier: i.carrier ?? DEFAULT_CARRIER, sent_at: i.sentAt.toISOString(),
+      })))}::jsonb) as r(id uuid, claim uuid, smsc text, carrier text, sent_at timestamptz)
       where m.id = r.id and m.status = 'queued' and m.claim_token is not distinct from r.claim
       returning m.id`);
     const ids = new Set(updated.map((r) => r.id));
-    const segments = items.filter((i) => ids.has(i.id) && i.segmentIds && i.segmentIds.length > 1)
-      .flatMap((i) => i.segmentIds!.map((smsc, seq) => ({ smsc, message_id: i.id, seq })));
-    if (segments.length > 0) {
-      // An SMSC that recycles ids: the newer message takes the id over.
-      await tx.execute(sql`
-        insert into message_segments (smsc_message_id, message_id, seq)
-        select r.smsc, r.message_id, r.seq
-        from jsonb_to_recordset(${JSON.stringify(segments)}::jsonb) as r(smsc text, message_id uuid, seq int)
-        on conflict (smsc_message_id) do update set message_id = excluded.message_id, seq = excluded.seq, dlr_status = null`);
-    }
+    await recordSegments(tx, items.filter((i) => ids.has(i.id) && i.segmentIds && i.segmentIds.length > 1)
+      .flatMap((i) => i.segmentIds!.map((smscMessageId, seq) => ({ smscMessageId, messageId: i.id, seq, carrier: i.carrier }))));
     return ids;
+  });
+}
+
+/** Segment ids of concatenated messages, so any segment's receipt finds its message. */
+async function recordSegments(tx: Executor, segments: Array<{ smscMessageId: string; messageId: string; seq: number; carrier?: string | undefined }>): Promise<void> {
+  if (segments.length === 0) return;
+  // An SMSC that recycles ids: the newer message takes the id over.
+  await tx.execute(sql`
+    insert into message_segments (carrier, smsc_message_id, message_id, seq)
+    select r.carrier, r.smsc, r.message_id, r.seq
+    from jsonb_to_recordset(${JSON.stringify(segments.map((s) => ({
+      carrier: s.carrier ?? DEFAULT_CARRIER, smsc: s.smscMessageId, message_id: s.messageId, seq: s.seq,
+    })))}::jsonb) as r(carrier text, smsc text, message_id uuid, seq int)
+    on conflict (carrier, smsc_message_id) do update set message_id = excluded.message_id, seq = excluded.seq, dlr_status = null`);
+}
+
+/**
+ * Some segments of a multi-part message were accepted and another was refused (or lost): the recipient may
+ * have part of it, so it is not resent and not refunded as if never sent. It fails with `partially_sent` and
+ * a `rejected` delivery_receipt with its message.dlr (endWithoutReceipt), the accepted segments are recorded
+ * (their receipts find it final and change nothing), and only the credits of the segments never accepted come
+ * back, rounded down. Null when the claim was no longer ours.
+ */
+export async function failPartlySent(
+  db: Executor, c: Claimed, p: { partial: PartialSubmit; carrier?: string | undefined; errorCode: string; sentAt: Date },
+): Promise<{ refunded: number } | null> {
+  const refund = Math.floor((c.credits * (p.partial.segments - p.partial.accepted.length)) / p.partial.segments);
+  return db.transaction(async (tx) => {
+    const failed = await rows<{ id: string }>(tx, sql`
+      update messages set status = 'failed', error_code = 'partially_sent', lease_until = null, claim_token = null,
+        sent_at = ${p.sentAt.toISOString()}, smsc_message_id = ${p.partial.accepted[0]?.smscMessageId ?? null},
+        smsc_carrier = ${p.carrier ?? DEFAULT_CARRIER}
+      where id = ${c.id} and status = 'queued' and claim_token is not distinct from ${c.claim}::uuid
+      returning id`);
+    if (failed.length === 0) return null;
+    await recordSegments(tx, p.partial.accepted.map((a) => ({ smscMessageId: a.smscMessageId, messageId: c.id, seq: a.seq, carrier: p.carrier })));
+    if (refund > 0) await changeCredits(tx, { accountId: c.accountId, delta: refund, kind: 'refund', messageId: c.id, campaignId: c.campaignId });
+    await endWithoutReceipt(tx, { messageId: c.id, status: 'rejected', errorCode: p.errorCode });
+    return { refunded: refund };
   });
 }
 

@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/client.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
 import type { QueueSignal } from '../../platform/jobs/signal.ts';
 import { createWorkerLoop } from '../../platform/jobs/worker-loop.ts';
-import { claimBatch, failAndRefund, recordSent, renewLeases, scheduleRetry, type Claimed, type SentRecord } from './dispatch.repo.ts';
+import { claimBatch, failAndRefund, failPartlySent, recordSent, renewLeases, scheduleRetry, type Claimed, type SentRecord } from './dispatch.repo.ts';
 import { DEFAULT_RETRY, retryDelayMs, shouldGiveUp, type RetryPolicy } from './retry-policy.ts';
 
 export interface DispatchLogger {
@@ -101,8 +101,16 @@ export function createDispatcher(deps: DispatcherDeps) {
       release();
       await sent.submit({
         id: c.id, claim: c.claim, smscMessageId: result.smscMessageId, sentAt: new Date(),
-        ...(result.segmentIds ? { segmentIds: result.segmentIds } : {}),
+        ...(result.segmentIds ? { segmentIds: result.segmentIds } : {}), ...(result.carrier ? { carrier: result.carrier } : {}),
       });
+      return;
+    }
+    if (result.partial) {
+      // Some segments were accepted: resending would duplicate them on the handset (README.md).
+      const outcome = await failPartlySent(db, c, { partial: result.partial, carrier: result.carrier, errorCode: result.errorCode, sentAt: new Date() });
+      if (outcome) deps.onEvents?.();
+      logger.warn({ id: c.id, errorCode: result.errorCode, accepted: result.partial.accepted.length, segments: result.partial.segments, refunded: outcome?.refunded ?? null }, 'dispatcher: message partly sent; failed, never-accepted parts refunded');
+      if (outcome) await deps.receipts.resolveParked(result.partial.accepted.map((a) => a.smscMessageId));
       return;
     }
     if (result.permanent || shouldGiveUp(c.attempts, c.createdAt, new Date(), policy)) {

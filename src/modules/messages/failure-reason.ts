@@ -49,6 +49,7 @@ const OWN_SENTENCES: Record<string, string> = {
   closed: 'The carrier link was closed and retries ran out.',
   carrier_error: 'The carrier link failed and retries ran out.',
   expired: 'The message expired before the carrier accepted it.',
+  partially_sent: 'The carrier accepted some parts of the message and refused the rest; the parts never accepted were refunded.',
 };
 
 const RECEIPT_SENTENCES: Record<string, string> = {
@@ -70,6 +71,9 @@ export function failureReason(m: FailureFacts): FailureReason | null {
   if (m.errorCode === null && m.dlrStatus !== null && m.dlrStatus !== 'delivered') {
     const lead = RECEIPT_SENTENCES[m.dlrStatus] ?? `The carrier reported the message ${m.dlrStatus}`;
     const code = m.dlrStatus === 'unknown' ? 'delivery_unknown' : m.dlrStatus;
+    if (m.dlrErrorCode === 'no_receipt') {
+      return { code, message: 'No delivery receipt came within the validity period; the carrier no longer tries to deliver it.' };
+    }
     return { code, message: m.dlrErrorCode ? `${lead} (error ${m.dlrErrorCode}).` : `${lead}.` };
   }
   const code = m.errorCode ?? 'failed';

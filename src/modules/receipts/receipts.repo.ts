@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { messages, messageSegments, pendingReceipts } from '../../platform/db/schema/index.ts';
 import type { MessageRow } from '../messages/messages.repo.ts';
@@ -12,11 +13,26 @@ export interface ParkedReceipt {
   errorCode: string | null;
 }
 
-/** The segment row for an SMSC id, when the id belongs to a concatenated message. */
-export async function findSegment(tx: Executor, smscId: string): Promise<{ messageId: string } | null> {
-  const [row] = await tx.select({ messageId: messageSegments.messageId }).from(messageSegments)
-    .where(eq(messageSegments.smscMessageId, smscId));
-  return row ?? null;
+/**
+ * What a receipt for this SMSC id on this carrier reports on. SMSCs reuse ids (after a restart, or when a counter
+ * wraps), so several messages and segments may carry one: the most recently sent wins, segment or single-part
+ * message alike. A segment id that a newer single-part message took over must not lead to the old message.
+ */
+export async function findHolder(tx: Executor, carrier: string, smscId: string): Promise<{ kind: 'segment' | 'message'; messageId: string } | null> {
+  const [row] = await rows<{ kind: 'segment' | 'message'; message_id: string }>(tx, sql`
+    select kind, message_id from (
+      select 'segment' as kind, s.message_id, m.sent_at
+      from message_segments s join messages m on m.id = s.message_id
+      where s.carrier = ${carrier} and s.smsc_message_id = ${smscId}
+      union all
+      select 'message' as kind, m.id, m.sent_at
+      from messages m
+      where m.smsc_message_id = ${smscId} and coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) = ${carrier} and m.sent_at is not null
+        and not exists (select 1 from message_segments s where s.message_id = m.id)
+    ) holders
+    order by sent_at desc nulls last
+    limit 1`);
+  return row ? { kind: row.kind, messageId: row.message_id } : null;
 }
 
 /** Locks the message so concurrent receipts for its segments are applied one after another. */
@@ -25,18 +41,10 @@ export async function lockMessage(tx: Executor, id: string): Promise<MessageRow 
   return row ?? null;
 }
 
-/** Some SMSCs recycle ids: the most recently sent message with this id is the one a receipt reports on. */
-export async function lockMessageBySmscId(tx: Executor, smscId: string): Promise<MessageRow | null> {
-  const [row] = await tx.select().from(messages)
-    .where(and(eq(messages.smscMessageId, smscId), ne(messages.status, 'queued')))
-    .orderBy(desc(messages.sentAt)).limit(1).for('update');
-  return row ?? null;
-}
-
 /** Records a segment's final state once; false when it already had one (a repeated receipt). */
-export async function markSegment(tx: Executor, smscId: string, state: FinalState): Promise<boolean> {
+export async function markSegment(tx: Executor, carrier: string, smscId: string, state: FinalState): Promise<boolean> {
   const updated = await tx.update(messageSegments).set({ dlrStatus: state })
-    .where(and(eq(messageSegments.smscMessageId, smscId), isNull(messageSegments.dlrStatus)))
+    .where(and(eq(messageSegments.carrier, carrier), eq(messageSegments.smscMessageId, smscId), isNull(messageSegments.dlrStatus)))
     .returning({ id: messageSegments.smscMessageId });
   return updated.length > 0;
 }
@@ -47,7 +55,10 @@ export async function segmentStates(tx: Executor, messageId: string): Promise<Ar
   return found.map((r) => r.state);
 }
 
-/** Applies the final receipt once: a message that already has one is left as it is (returns null). */
+/**
+ * Applies the final receipt once, to a message still `sent`: one that already has a receipt, or that failed at
+ * submit after some of its segments were accepted, is left as it is (returns null).
+ */
 export async function applyFinal(
   tx: Executor, messageId: string, r: { state: FinalState; status: 'delivered' | 'failed'; receivedAt: Date; errorCode: string | null },
 ): Promise<MessageRow | null> {
@@ -57,31 +68,39 @@ export async function applyFinal(
       status: r.status, dlrStatus: r.state, dlrErrorCode: r.errorCode,
       dlrReceivedAt: sql`greatest(${r.receivedAt.toISOString()}::timestamptz, ${messages.sentAt})`,
     })
-    .where(and(eq(messages.id, messageId), isNull(messages.dlrStatus)))
+    .where(and(eq(messages.id, messageId), isNull(messages.dlrStatus), eq(messages.status, 'sent')))
     .returning();
   return row ?? null;
 }
 
-export async function parkReceipt(db: Executor, smscId: string, receipt: ParkedReceipt, receivedAt: Date): Promise<void> {
-  await db.insert(pendingReceipts).values({ smscMessageId: smscId, receipt, receivedAt }).onConflictDoNothing();
+export interface SmscRef {
+  carrier: string;
+  smscId: string;
+}
+
+const parkedKey = (ref: SmscRef) => and(eq(pendingReceipts.carrier, ref.carrier), eq(pendingReceipts.smscMessageId, ref.smscId));
+
+export async function parkReceipt(db: Executor, ref: SmscRef, receipt: ParkedReceipt, receivedAt: Date): Promise<void> {
+  await db.insert(pendingReceipts).values({ carrier: ref.carrier, smscMessageId: ref.smscId, receipt, receivedAt }).onConflictDoNothing();
 }
 
 /** Locks a parked receipt; a concurrent resolver waits, then finds it gone. */
-export async function lockParked(tx: Executor, smscId: string): Promise<{ receipt: ParkedReceipt; receivedAt: Date } | null> {
+export async function lockParked(tx: Executor, ref: SmscRef): Promise<{ receipt: ParkedReceipt; receivedAt: Date } | null> {
   const [row] = await tx.select({ receipt: pendingReceipts.receipt, receivedAt: pendingReceipts.receivedAt })
-    .from(pendingReceipts).where(eq(pendingReceipts.smscMessageId, smscId)).for('update');
+    .from(pendingReceipts).where(parkedKey(ref)).for('update');
   return row ? { receipt: row.receipt as ParkedReceipt, receivedAt: row.receivedAt } : null;
 }
 
-export async function deleteParked(tx: Executor, smscId: string): Promise<void> {
-  await tx.delete(pendingReceipts).where(eq(pendingReceipts.smscMessageId, smscId));
+export async function deleteParked(tx: Executor, ref: SmscRef): Promise<void> {
+  await tx.delete(pendingReceipts).where(parkedKey(ref));
 }
 
-export async function parkedAmong(db: Executor, smscIds: string[]): Promise<string[]> {
+/** Parked receipts among these SMSC ids, on whichever carrier they came from. */
+export async function parkedAmong(db: Executor, smscIds: string[]): Promise<SmscRef[]> {
   if (smscIds.length === 0) return [];
-  const found = await db.select({ id: pendingReceipts.smscMessageId }).from(pendingReceipts)
+  const found = await db.select({ carrier: pendingReceipts.carrier, smscId: pendingReceipts.smscMessageId }).from(pendingReceipts)
     .where(inArray(pendingReceipts.smscMessageId, smscIds));
-  return found.map((r) => r.id);
+  return found;
 }
 
 /** The oldest parked receipts' SMSC ids, for the periodic sweep. */
@@ -101,6 +120,7 @@ export async function purgeParked(db: Executor, olderThanMs: number): Promise<vo
 const textArray = (values: string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 export interface FinalReceipt {
+  carrier: string;
   smscId: string;
   state: FinalState;
   status: 'delivered' | 'failed';
@@ -112,35 +132,61 @@ export interface FinalReceipt {
  * Applies many single-part receipts in the caller's transaction with a few statements in all. Only SMSC ids that
  * name a sent single-part message are handled here (the most recently sent one, as lockMessageBySmscId); the
  * returned `handled` set lists them, including ones whose message already had its receipt (a repeat). Segment
- * ids and unknown ids are left to the one-receipt path. Messages are locked in id order, so two batches
- * (two processes) cannot deadlock each other. Returns the rows it changed, for their events.
+ * ids and unknown ids are left to the one-receipt path (an id any segment on the carrier carries goes there, which
+ * picks the newest holder). Messages are locked in id order, so two batches (two processes) cannot deadlock each
+ * other. Keys are `receiptKey(r)`. Returns the rows it changed, for their events, and the handled receipts whose
+ * message already had its outcome (`alreadyFinal`: a repeat, or a reused id), for the log.
  */
-export async function applyFinalBatch(tx: Executor, receipts: FinalReceipt[]): Promise<{ handled: Set<string>; updated: MessageRow[] }> {
+export async function applyFinalBatch(tx: Executor, receipts: FinalReceipt[]): Promise<{ handled: Set<string>; updated: MessageRow[]; alreadyFinal: string[] }> {
   const ids = [...new Set(receipts.map((r) => r.smscId))];
-  const candidates = await rows<{ id: string; smsc_message_id: string; sent_at: Date | string | null }>(tx, sql`
-    select m.id, m.smsc_message_id, m.sent_at from messages m
-    where m.smsc_message_id = any(${textArray(ids)}::text[]) and m.status <> 'queued'
-      and not exists (select 1 from message_segments s where s.smsc_message_id = m.smsc_message_id)
+  const candidates = await rows<{ id: string; smsc_message_id: string; carrier: string; sent_at: Date | string | null }>(tx, sql`
+    select m.id, m.smsc_message_id, coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) as carrier, m.sent_at from messages m
+    where m.smsc_message_id = any(${textArray(ids)}::text[]) and m.sent_at is not null
+      and not exists (select 1 from message_segments s
+        where s.smsc_message_id = m.smsc_message_id and s.carrier = coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}))
     order by m.id
     for update of m`);
   const newest = new Map<string, { id: string; sentAt: number }>();
   for (const c of candidates) {
     const sentAt = c.sent_at === null ? -Infinity : new Date(c.sent_at).getTime();
-    const seen = newest.get(c.smsc_message_id);
-    if (!seen || sentAt > seen.sentAt) newest.set(c.smsc_message_id, { id: c.id, sentAt });
+    const key = receiptKey({ carrier: c.carrier, smscId: c.smsc_message_id });
+    const seen = newest.get(key);
+    if (!seen || sentAt > seen.sentAt) newest.set(key, { id: c.id, sentAt });
   }
   const first = new Map<string, FinalReceipt>();
-  for (const r of receipts) if (newest.has(r.smscId) && !first.has(r.smscId)) first.set(r.smscId, r);
-  if (first.size === 0) return { handled: new Set(), updated: [] };
-  const input = JSON.stringify([...first.values()].map((r) => ({
-    id: newest.get(r.smscId)!.id, state: r.state, status: r.status, err: r.errorCode, received_at: r.receivedAt.toISOString(),
+  for (const r of receipts) {
+    const key = receiptKey(r);
+    if (newest.has(key) && !first.has(key)) first.set(key, r);
+  }
+  if (first.size === 0) return { handled: new Set(), updated: [], alreadyFinal: [] };
+  const input = JSON.stringify([...first.entries()].map(([key, r]) => ({
+    id: newest.get(key)!.id, state: r.state, status: r.status, err: r.errorCode, received_at: r.receivedAt.toISOString(),
   })));
   const changed = await rows<{ id: string }>(tx, sql`
     update messages m
     set status = r.status, dlr_status = r.state, dlr_error_code = r.err, dlr_received_at = greatest(r.received_at, m.sent_at)
     from jsonb_to_recordset(${input}::jsonb) as r(id uuid, state text, status text, err text, received_at timestamptz)
-    where m.id = r.id and m.dlr_status is null
+    where m.id = r.id and m.dlr_status is null and m.status = 'sent'
     returning m.id`);
   const updated = changed.length === 0 ? [] : await tx.select().from(messages).where(inArray(messages.id, changed.map((c) => c.id)));
-  return { handled: new Set(first.keys()), updated };
+  const changedIds = new Set(changed.map((c) => c.id));
+  const alreadyFinal = [...first.keys()].filter((key) => !changedIds.has(newest.get(key)!.id));
+  return { handled: new Set(first.keys()), updated, alreadyFinal };
+}
+
+/** One string per (carrier, SMSC id). */
+export const receiptKey = (r: SmscRef): string => `${r.carrier}\u0000${r.smscId}`;
+
+/**
+ * Locks up to `limit` messages sent before `cutoff` that never got a final receipt, oldest first. SKIP LOCKED lets
+ * several processes share the work, and a receipt being applied at the same moment keeps its row.
+ */
+export async function lockOverdue(tx: Executor, cutoff: Date, limit: number): Promise<string[]> {
+  const due = await rows<{ id: string }>(tx, sql`
+    select id from messages
+    where status = 'sent' and sent_at < ${cutoff.toISOString()}::timestamptz
+    order by sent_at
+    limit ${limit}
+    for update skip locked`);
+  return due.map((d) => d.id);
 }

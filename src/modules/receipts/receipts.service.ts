@@ -5,9 +5,12 @@ import { toMessageView } from '../messages/message-view.ts';
 import { recordEvent, recordEvents } from '../webhooks/outbox.ts';
 import { combinedState, finalOutcome, statusFor, type FinalState } from './receipt-outcome.ts';
 import {
-  applyFinal, applyFinalBatch, deleteParked, findSegment, lockMessage, lockMessageBySmscId, lockParked, markSegment, parkedAmong,
-  oldestParked, parkReceipt, purgeParked, segmentStates, type ParkedReceipt,
+  applyFinal, applyFinalBatch, deleteParked, findHolder, lockMessage, lockOverdue, lockParked, markSegment, parkedAmong,
+  oldestParked, parkReceipt, purgeParked, receiptKey, segmentStates, type ParkedReceipt, type SmscRef,
 } from './receipts.repo.ts';
+import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
+import type { MessageRow } from '../messages/messages.repo.ts';
+import { endWithoutReceipt } from './end-without-receipt.ts';
 
 const RECEIPT_BATCH = 500;
 const SWEEP_BATCH = 500;
@@ -17,7 +20,17 @@ export interface ReceiptServiceDeps {
   now?: () => Date;
   /** Called after a commit that recorded webhook events (wakes the webhook worker). */
   onEvents?: () => void;
+  logger?: { warn(obj: object, msg?: string): void };
+  /** The validity period set on every submit (MESSAGE_VALIDITY_HOURS, default 48). */
+  validityHours?: number;
 }
+
+// After the validity period the SMSC's own EXPIRED receipt may still be on its way: give it this long.
+const EXPIRY_GRACE_MS = 60 * 60_000;
+const EXPIRY_BATCH = 500;
+
+/** The message.dlr body for a message that just got its outcome (the GET /message/{id} body). */
+const dlrBody = (row: MessageRow) => toMessageView(row);
 
 /**
  * Delivery receipts from the carrier. A final receipt sets the message's status and delivery_receipt once, and
@@ -41,32 +54,33 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     deps.onEvents?.();
   };
 
-  /** Applies a final receipt; false when no message has this id yet. */
-  async function apply(tx: Executor, smscId: string, r: ParkedReceipt, receivedAt: Date): Promise<boolean> {
-    const segment = await findSegment(tx, smscId);
-    let messageId: string;
-    let state: FinalState;
+  // A receipt for a message that already has its outcome: a repeat, or an id the SMSC reused for a newer
+  // message that we have not recorded yet. Nothing changes; it is logged so the second case can be seen.
+  const alreadyFinal = (ref: SmscRef, messageId: string | null) =>
+    deps.logger?.warn({ carrier: ref.carrier, smscId: ref.smscId, messageId }, 'receipt for a message already final; ignored');
+
+  /**
+   * Applies a final receipt to the newest message or segment carrying the id on its carrier (findHolder); false
+   * when none does yet.
+   */
+  async function apply(tx: Executor, ref: SmscRef, r: ParkedReceipt, receivedAt: Date): Promise<boolean> {
+    const holder = await findHolder(tx, ref.carrier, ref.smscId);
+    if (!holder) return false;
+    const message = await lockMessage(tx, holder.messageId);
+    if (!message) return true;
+    let state: FinalState = r.state;
     let errorCode = r.errorCode;
-    if (segment) {
-      const message = await lockMessage(tx, segment.messageId);
-      if (!message) return true;
-      if (!(await markSegment(tx, smscId, r.state))) return true;
+    if (holder.kind === 'segment') {
+      if (!(await markSegment(tx, ref.carrier, ref.smscId, r.state))) { alreadyFinal(ref, message.id); return true; }
       const combined = combinedState(await segmentStates(tx, message.id));
       if (combined === null) return true;
-      messageId = message.id;
       state = combined;
       if (combined !== r.state) errorCode = null;
-    } else {
-      const message = await lockMessageBySmscId(tx, smscId);
-      if (!message) return false;
-      messageId = message.id;
-      state = r.state;
     }
-    const updated = await applyFinal(tx, messageId, { state, status: statusFor(state), receivedAt, errorCode });
-    if (updated) {
-      if (await recordEvent(tx, { accountId: updated.accountId, event: 'message.dlr', messageId: updated.id, body: toMessageView(updated) })) {
-        recordedEvents += 1;
-      }
+    const updated = await applyFinal(tx, message.id, { state, status: statusFor(state), receivedAt, errorCode });
+    if (!updated) { alreadyFinal(ref, message.id); return true; }
+    if (await recordEvent(tx, { accountId: updated.accountId, event: 'message.dlr', messageId: updated.id, body: dlrBody(updated) })) {
+      recordedEvents += 1;
     }
     return true;
   }
@@ -74,12 +88,12 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   /** Applies the parked receipts among these SMSC ids whose message is now known. Returns how many it applied. */
   async function resolveParked(smscIds: string[]): Promise<number> {
     let applied = 0;
-    for (const smscId of await parkedAmong(db, smscIds)) {
+    for (const ref of await parkedAmong(db, smscIds)) {
       await db.transaction(async (tx) => {
-        const parked = await lockParked(tx, smscId);
+        const parked = await lockParked(tx, ref);
         if (!parked) return;
-        if (await apply(tx, smscId, parked.receipt, parked.receivedAt)) {
-          await deleteParked(tx, smscId);
+        if (await apply(tx, ref, parked.receipt, parked.receivedAt)) {
+          await deleteParked(tx, ref);
           applied++;
         }
       });
@@ -89,12 +103,12 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   }
 
   /** The one-receipt path: segments, unknown ids (parked), and the fallback when a batch fails. */
-  async function applyOne(smscId: string, parked: ParkedReceipt, receivedAt: Date): Promise<void> {
-    const found = await db.transaction((tx) => apply(tx, smscId, parked, receivedAt));
+  async function applyOne(ref: SmscRef, parked: ParkedReceipt, receivedAt: Date): Promise<void> {
+    const found = await db.transaction((tx) => apply(tx, ref, parked, receivedAt));
     wakeIfRecorded();
     if (found) return;
-    await parkReceipt(db, smscId, parked, receivedAt);
-    await resolveParked([smscId]);
+    await parkReceipt(db, ref, parked, receivedAt);
+    await resolveParked([ref.smscId]);
   }
 
   // Receipts go through the write-behind batcher: under load one transaction of a few statements serves many
@@ -102,20 +116,22 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   // commit that covered its receipt (deliver_sm_resp follows it). A receipt the batch did not handle (unknown
   // id, a segment) or a batch that rolled back (a deadlock with another process, a lost connection) goes the
   // one-receipt way.
-  type Queued = { smscId: string; parked: ParkedReceipt; receivedAt: Date };
+  type Queued = { ref: SmscRef; parked: ParkedReceipt; receivedAt: Date };
   const batch = createBatcher<Queued, boolean>({
     maxSize: RECEIPT_BATCH,
     maxConcurrent: 1,
     run: async (items) => {
       try {
-        const handled = await db.transaction(async (tx) => {
+        const { handled, alreadyFinal: repeats } = await db.transaction(async (tx) => {
           const result = await applyFinalBatch(tx, items.map((q) => ({
-            smscId: q.smscId, state: q.parked.state, status: statusFor(q.parked.state), errorCode: q.parked.errorCode, receivedAt: q.receivedAt,
+            ...q.ref, state: q.parked.state, status: statusFor(q.parked.state), errorCode: q.parked.errorCode, receivedAt: q.receivedAt,
           })));
-          recordedEvents += await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({ accountId: row.accountId, messageId: row.id, body: toMessageView(row) })));
-          return result.handled;
+          recordedEvents += await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({ accountId: row.accountId, messageId: row.id, body: dlrBody(row) })));
+          return result;
         });
-        return items.map((q) => handled.has(q.smscId));
+        const repeated = new Set(repeats);
+        for (const q of items) if (repeated.has(receiptKey(q.ref))) alreadyFinal(q.ref, null);
+        return items.map((q) => handled.has(receiptKey(q.ref)));
       } catch {
         return items.map(() => false);
       } finally {
@@ -134,10 +150,10 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       if (!outcome) return;
       const parked: ParkedReceipt = outcome;
       const receivedAt = now();
-      const queued = { smscId: receipt.smscMessageId, parked, receivedAt };
+      const queued = { ref: { carrier: receipt.carrier ?? DEFAULT_CARRIER, smscId: receipt.smscMessageId }, parked, receivedAt };
       inProgress.add(queued);
       try {
-        if (!(await batch.submit(queued))) await applyOne(queued.smscId, parked, receivedAt);
+        if (!(await batch.submit(queued))) await applyOne(queued.ref, parked, receivedAt);
       } finally {
         inProgress.delete(queued);
       }
@@ -151,6 +167,28 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     /** The backstop: retries the oldest parked receipts (README.md). Returns how many it applied. */
     sweepParked: async (limit = SWEEP_BATCH) => resolveParked(await oldestParked(db, limit)),
     purgeParked: (olderThanMs: number) => purgeParked(db, olderThanMs),
+    /**
+     * Every message ends in a final state: one sent more than the validity period (plus an hour's grace) ago
+     * with no final receipt ends `expired` with error_code `no_receipt` and its message.dlr (endWithoutReceipt,
+     * the same shape as a submit refusal). Returns how many.
+     */
+    async expireOverdue(at: Date = now()): Promise<number> {
+      const cutoff = new Date(at.getTime() - (deps.validityHours ?? 48) * 3_600_000 - EXPIRY_GRACE_MS);
+      let total = 0;
+      for (;;) {
+        const ended = await db.transaction(async (tx) => {
+          const due = await lockOverdue(tx, cutoff, EXPIRY_BATCH);
+          for (const messageId of due) {
+            const done = await endWithoutReceipt(tx, { messageId, status: 'expired', errorCode: 'no_receipt' });
+            if (done?.eventRecorded) recordedEvents += 1;
+          }
+          return due.length;
+        });
+        wakeIfRecorded();
+        total += ended;
+        if (ended < EXPIRY_BATCH) return total;
+      }
+    },
   };
 }
 

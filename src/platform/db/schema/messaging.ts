@@ -43,6 +43,8 @@ export const messages = pgTable('messages', {
   /** The fencing token of the claim that holds the row (platform/jobs/README.md). */
   claimToken: uuid('claim_token'),
   smscMessageId: text('smsc_message_id'),
+  // the carrier (bind) that gave smsc_message_id: ids are unique only per SMSC, and only for a while
+  smscCarrier: text('smsc_carrier'),
   errorCode: text('error_code'),
   // final receipt
   dlrStatus: text('dlr_status'),
@@ -57,6 +59,8 @@ export const messages = pgTable('messages', {
   index('messages_campaign_idx').on(t.campaignId, t.id).where(sql`${t.campaignId} is not null`),
   // The dispatcher's queue: only queued rows are in it, so it stays small however large the table grows.
   index('messages_queue_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+  // The expiry job's queue: sent messages still waiting for a receipt.
+  index('messages_awaiting_receipt_idx').on(t.sentAt).where(sql`${t.status} = 'sent'`),
   index('messages_smsc_id_idx').on(t.smscMessageId).where(sql`${t.smscMessageId} is not null`),
   // in_reply_to and shared-number routing: the latest message from a sender to a number
   index('messages_conversation_idx').on(t.recipient, t.sender, t.createdAt),
@@ -110,19 +114,24 @@ export const inboundFragments = pgTable('inbound_fragments', {
 // Every segment of a concatenated outbound message: each segment gets its own SMSC id and its own receipt, so
 // any of them must lead back to the message (the first segment's id is also messages.smsc_message_id).
 export const messageSegments = pgTable('message_segments', {
-  smscMessageId: text('smsc_message_id').primaryKey(),
+  carrier: text('carrier').notNull().default('default'),
+  smscMessageId: text('smsc_message_id').notNull(),
   messageId: uuid('message_id').notNull(),
   seq: smallint('seq').notNull(),
   // the segment's final receipt state; the message is delivered once every segment is
   dlrStatus: text('dlr_status'),
-}, (t) => [index('message_segments_message_idx').on(t.messageId)]);
+}, (t) => [
+  primaryKey({ columns: [t.carrier, t.smscMessageId] }),
+  index('message_segments_message_idx').on(t.messageId),
+]);
 
 // A receipt that arrived before its submit_sm_resp, parked until the SMSC message id is known.
 export const pendingReceipts = pgTable('pending_receipts', {
-  smscMessageId: text('smsc_message_id').primaryKey(),
+  carrier: text('carrier').notNull().default('default'),
+  smscMessageId: text('smsc_message_id').notNull(),
   receipt: jsonb('receipt').notNull(),
   receivedAt: ts('received_at').notNull().defaultNow(),
-});
+}, (t) => [primaryKey({ columns: [t.carrier, t.smscMessageId] })]);
 
 export const optouts = pgTable('optouts', {
   accountId: uuid('account_id').notNull().references(() => accounts.id),
