@@ -1,97 +1,106 @@
 import path from 'node:path';
+import { Type, type Static, type TSchema } from 'typebox';
 
-// The one place that reads process.env. Every variable is parsed here; a bad one stops start-up with one line
-// that names it.
+// The one place that reads process.env. Every variable is declared once in ENV below (type, default, bounds,
+// description); docs/operations.md's table is checked against it (src/config.test.ts). A bad value stops start-up
+// with one line that names it. To add a variable: one line in ENV, one use in loadConfig, one row in the docs.
 
-export interface Config {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl: string | null;
-  /** The account the embedded PostgreSQL runs as when Tasman runs as root (TASMAN_POSTGRES_USER). */
-  postgresUser: string;
-  /** Connections per process to PostgreSQL (DATABASE_POOL_SIZE). */
-  databasePoolSize: number;
-  redisUrl: string | null;
-  adminToken: string | null;
-  /** May read GET /metrics besides the operator token (METRICS_TOKEN). */
-  metricsToken: string | null;
-  smpp: {
-    host: string | null;
-    port: number;
-    systemId: string;
-    password: string;
-    tls: boolean;
-    window: number;
-    tps: number;
-    /** Concatenation reference width (SMPP_CONCAT_REF_BITS): 8, or 16 for the IE 0x08 element. */
-    concatRefBits: 8 | 16;
-  };
-  sharedSender: { AU: string; NZ: string };
-  optoutLinkBase: string;
-  /** Where people reach this service (PUBLIC_URL): invite links start with it; https:// also marks cookies Secure. */
-  publicUrl: string;
-  webhook: {
-    retryDelays: number[];
-    timeoutMs: number;
-    allowPrivate: boolean;
-    /** WEBHOOK_HEADER_PREFIXES: each prefix P sends P-Event, P-Delivery and P-Signature (default X-Service,X-Texto). */
-    headerPrefixes: string[];
-  };
-  /** CREDIT_PRICE_CENTS: what one credit costs; dedicated numbers' monthly dollar prices are charged in credits at it. */
-  creditPriceCents: number;
-  /** MAX_NUMBERS: most dedicated numbers an account may hold, unless the operator set its own max_numbers. */
-  maxNumbers: number;
-  secretKey: string | null;
-  retentionDays: number;
-  /**
-   * MESSAGE_VALIDITY_HOURS: validity_period on every submit; a message still without a receipt this long (plus
-   * an hour's grace) after it was sent ends as `unknown`.
-   */
-  messageValidityHours: number;
-  rateLimit: { rps: number; concurrency: number };
-  simulator: { port: number; controlPort: number; dlrDelayMs: number };
-  logLevel: string;
-  /** LOG_FORMAT: pretty (default on a terminal) or json (default otherwise). */
-  logFormat: 'pretty' | 'json';
-  /** TASMAN_SIMULATOR=true: run the built-in SMSC even with DATABASE_URL set (never in production). */
-  simulatorAllowed: boolean;
-  /** DATABASE_CONNECT_TIMEOUT (seconds, default 30): how long start-up retries a database that does not answer. */
-  databaseConnectTimeoutMs: number;
-  /** What `tasman start` runs in this process (TASMAN_ROLES=api,workers; default both). */
-  roles: { api: boolean; workers: boolean };
-  /** Development conveniences (generated admin token, simulator routes) are on with the embedded database. */
-  embedded: boolean;
-}
+const int = (def: number, minimum: number, maximum: number, description: string) => Type.Integer({ default: def, minimum, maximum, description });
+const text = (def: string, description: string) => Type.String({ default: def, description });
+/** Unset by default; `docDefault` is what the operations table says instead of "unset". */
+const optional = (description: string, docDefault?: string) => Type.Optional(Type.String({ description, ...(docDefault ? { docDefault } : {}) }));
+const flag = (def: boolean, description: string, docDefault?: string) => Type.Boolean({ default: def, description, ...(docDefault ? { docDefault } : {}) });
+const oneOf = <const T extends string[]>(values: T, def: T[number], description: string, docDefault?: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)) as { [K in keyof T]: ReturnType<typeof Type.Literal<T[K]>> }, {
+    default: def, description, ...(docDefault ? { docDefault } : {}),
+  });
+
+/** Every environment variable Tasman reads. */
+export const ENV = Type.Object({
+  PORT: int(3000, 0, 65535, 'HTTP port'),
+  HOST: text('127.0.0.1', 'HTTP bind address (`0.0.0.0` to serve other hosts)'),
+  DATA_DIR: text('./data', 'embedded database, generated operator token and secret key'),
+  DATABASE_URL: optional('PostgreSQL; unset means the embedded PostgreSQL in `DATA_DIR/postgres`'),
+  TASMAN_POSTGRES_USER: text('nobody', 'the account the embedded PostgreSQL runs as when Tasman runs as root'),
+  DATABASE_POOL_SIZE: int(20, 1, 1000, 'PostgreSQL connections per process'),
+  REDIS_URL: optional('shares per-key rate limits across instances'),
+  TASMAN_ADMIN_TOKEN: optional('operator API token; with `DATABASE_URL` and no token the operator API is disabled', 'generated when embedded'),
+  METRICS_TOKEN: optional('a bearer token that may read `GET /metrics` besides the operator token'),
+  TASMAN_ROLES: text('api,workers', 'what this process runs'),
+  SMPP_HOST: optional('the carrier\'s SMSC; unset starts the built-in simulator'),
+  SMPP_PORT: int(2775, 1, 65535, 'the SMSC\'s port'),
+  SMPP_SYSTEM_ID: text('tasman', 'bind credentials'),
+  SMPP_PASSWORD: text('tasman', 'bind credentials'),
+  SMPP_TLS: flag(false, 'TLS to the SMSC, certificates verified'),
+  SMPP_WINDOW: int(100, 1, 10_000, 'outstanding requests'),
+  SMPP_TPS: int(5000, 1, 1_000_000, 'submissions per second'),
+  SMPP_CONCAT_REF_BITS: oneOf(['8', '16'], '8', 'concatenation reference of long messages: 8 (IE 0x00) or 16 (IE 0x08)'),
+  SMPP_SUBMIT_ID_BASE: oneOf(['auto', 'hex', 'decimal', 'string'], 'auto', 'how the SMSC writes message ids in submit_sm_resp'),
+  SMPP_RECEIPT_ID_BASE: oneOf(['auto', 'hex', 'decimal', 'string'], 'auto', 'how the SMSC writes message ids in receipts'),
+  SMPP_INBOUND_DEFAULT_ALPHABET: oneOf(['gsm', 'latin1'], 'gsm', 'what data_coding 0 means in inbound messages'),
+  SHARED_SENDER_AU: text('+61480000000', 'the shared number used without a sender (AU)'),
+  SHARED_SENDER_NZ: text('+64220000000', 'the shared number used without a sender (NZ)'),
+  PUBLIC_URL: optional('where people reach Tasman: dashboard invite links start with it; `https://` marks the session cookies `Secure`', 'http://HOST:PORT'),
+  OPTOUT_LINK_BASE: optional('base of `{{OptOutLink}}` links', 'http://HOST:PORT/o'),
+  WEBHOOK_RETRY_DELAYS: text('60,300', 'seconds before attempts 2 and 3'),
+  WEBHOOK_TIMEOUT_MS: int(15_000, 1, 600_000, 'per attempt'),
+  WEBHOOK_ALLOW_PRIVATE: flag(false, 'allow http and private addresses (development)', 'true when embedded, else false'),
+  WEBHOOK_HEADER_PREFIXES: text('X-Service,X-Texto', 'each prefix P sends P-Event, P-Delivery, P-Signature (same values)'),
+  CREDIT_PRICE_CENTS: int(3, 1, 1_000_000, 'price of one credit; a number\'s monthly dollar price is charged in credits at it'),
+  MAX_NUMBERS: int(5, 0, 100_000, 'dedicated numbers an account may hold, unless the operator set its `max_numbers`'),
+  TASMAN_SECRET_KEY: optional('32 bytes (hex or base64) sealing webhook secrets', 'generated into DATA_DIR when embedded'),
+  RETENTION_DAYS: int(90, 1, 36_500, 'message content older than this is deleted'),
+  // SMPP relative times count at most 99 days.
+  MESSAGE_VALIDITY_HOURS: int(48, 1, 99 * 24, 'validity_period on every submit (1 to 2376); a message still without a receipt an hour after it ends as `expired` (`no_receipt`), checked every minute'),
+  RATE_LIMIT_RPS: int(50, 1, 1_000_000, 'requests per second per API key'),
+  RATE_LIMIT_CONCURRENCY: int(25, 1, 1_000_000, 'concurrent requests per API key'),
+  SIM_PORT: int(2775, 0, 65535, 'built-in simulator: SMPP port'),
+  SIM_CONTROL_PORT: int(2776, 0, 65535, 'built-in simulator: control endpoint port (`tasman simulator`)'),
+  SIM_DLR_DELAY_MS: int(200, 0, 3_600_000, 'built-in simulator: delay before a receipt'),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'fatal, error, warn, info, debug, trace or silent'),
+  LOG_FORMAT: Type.Optional(oneOf(['pretty', 'json'], 'json', '`pretty` (human, pino-pretty) or `json` (one JSON object a line)', 'pretty on a terminal, else json')),
+  TASMAN_SIMULATOR: flag(false, 'with `DATABASE_URL` set and no `SMPP_HOST`, Tasman refuses to start unless this is true'),
+  DATABASE_CONNECT_TIMEOUT: int(30, 0, 3600, 'seconds start-up retries a database that does not answer (with back-off) before giving up'),
+});
+
+export type EnvVars = Static<typeof ENV>;
 
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
+type Schema = TSchema & { type?: string; default?: unknown; minimum?: number; maximum?: number; anyOf?: Array<{ const: string }> };
+
+/** One variable, read and checked against its schema; messages name the variable and what it must be. */
+function read(env: Env, name: keyof EnvVars): unknown {
+  const schema = ENV.properties[name] as Schema;
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return schema.default ?? null;
+  if (schema.type === 'integer') {
+    if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${env[name]}"`);
+    const n = Number(raw);
+    if (n < schema.minimum! || n > schema.maximum!) throw new ConfigError(`${name} must be between ${schema.minimum} and ${schema.maximum}, got ${n}`);
+    return n;
+  }
+  if (schema.type === 'boolean') {
+    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+    throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+  }
+  if (schema.anyOf) {
+    const allowed = schema.anyOf.map((s) => s.const);
+    if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}"`);
+  }
+  return raw;
 }
 
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+/** Every variable of ENV read from `env`, typed by the schema. */
+export function readEnv(env: Env = process.env): EnvVars {
+  return Object.fromEntries(Object.keys(ENV.properties).map((name) => [name, read(env, name as keyof EnvVars)])) as EnvVars;
 }
 
-function str(env: Env, name: string): string | null {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? null : raw.trim();
-}
-
-function url(env: Env, name: string, protocols: string[]): string | null {
-  const raw = str(env, name);
+function url(name: string, raw: string | null | undefined, protocols: string[]): string | null {
+  if (raw === undefined) raw = null;
   if (raw === null) return null;
   let parsed: URL;
   try {
@@ -105,99 +114,79 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
-export function loadConfig(env: Env = process.env): Config {
-  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+/** The structured configuration every part of Tasman reads (its type is derived from ENV through loadConfig). */
+export function loadConfig(env: Env = process.env) {
+  const e = readEnv(env);
+  const databaseUrl = url('DATABASE_URL', e.DATABASE_URL, ['postgres:', 'postgresql:']);
   const embedded = databaseUrl === null;
-  const port = int(env, 'PORT', 3000, 0, 65535);
-  const host = str(env, 'HOST') ?? '127.0.0.1';
-  const delaysRaw = str(env, 'WEBHOOK_RETRY_DELAYS') ?? '60,300';
-  const retryDelays = delaysRaw.split(',').map((s) => s.trim());
+  const { PORT: port, HOST: host } = e;
+  const retryDelays = e.WEBHOOK_RETRY_DELAYS.split(',').map((s) => s.trim());
   if (retryDelays.some((s) => !/^\d+(\.\d+)?$/.test(s))) {
-    throw new ConfigError(`WEBHOOK_RETRY_DELAYS must be comma-separated seconds, got "${delaysRaw}"`);
+    throw new ConfigError(`WEBHOOK_RETRY_DELAYS must be comma-separated seconds, got "${e.WEBHOOK_RETRY_DELAYS}"`);
   }
-  const optoutLinkBase = url(env, 'OPTOUT_LINK_BASE', ['http:', 'https:'])
-    ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/o`;
-  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const here = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const optoutLinkBase = url('OPTOUT_LINK_BASE', e.OPTOUT_LINK_BASE, ['http:', 'https:']) ?? `${here}/o`;
+  const publicUrl = url('PUBLIC_URL', e.PUBLIC_URL, ['http:', 'https:']) ?? here;
+  const headerPrefixes = e.WEBHOOK_HEADER_PREFIXES.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (headerPrefixes.length === 0 || headerPrefixes.some((p) => !/^[A-Za-z][A-Za-z0-9-]{0,40}$/.test(p))) {
+    throw new ConfigError(`WEBHOOK_HEADER_PREFIXES must be comma-separated header name prefixes such as X-Service,X-Texto; got "${e.WEBHOOK_HEADER_PREFIXES}"`);
+  }
+  const roles = e.TASMAN_ROLES.split(',').map((r) => r.trim());
+  if (roles.some((r) => r !== 'api' && r !== 'workers')) {
+    throw new ConfigError(`TASMAN_ROLES must list api and/or workers, got "${env.TASMAN_ROLES}"`);
+  }
   return {
     port,
     host,
+    /** Where people reach this service (PUBLIC_URL): invite links start with it; https:// also marks cookies Secure. */
     publicUrl: publicUrl.replace(/\/+$/, ''),
-    dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
+    dataDir: path.resolve(e.DATA_DIR),
     databaseUrl,
-    postgresUser: str(env, 'TASMAN_POSTGRES_USER') ?? 'nobody',
-    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 1000),
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    adminToken: str(env, 'TASMAN_ADMIN_TOKEN'),
-    metricsToken: str(env, 'METRICS_TOKEN'),
+    postgresUser: e.TASMAN_POSTGRES_USER,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    redisUrl: url('REDIS_URL', e.REDIS_URL, ['redis:', 'rediss:']),
+    adminToken: e.TASMAN_ADMIN_TOKEN ?? null,
+    metricsToken: e.METRICS_TOKEN ?? null,
     smpp: {
-      host: str(env, 'SMPP_HOST'),
-      port: int(env, 'SMPP_PORT', 2775, 1, 65535),
-      systemId: str(env, 'SMPP_SYSTEM_ID') ?? 'tasman',
-      password: str(env, 'SMPP_PASSWORD') ?? 'tasman',
-      tls: bool(env, 'SMPP_TLS', false),
-      window: int(env, 'SMPP_WINDOW', 100, 1, 10_000),
-      tps: int(env, 'SMPP_TPS', 5000, 1, 1_000_000),
-      concatRefBits: (() => {
-        const bits = int(env, 'SMPP_CONCAT_REF_BITS', 8, 8, 16);
-        if (bits !== 8 && bits !== 16) throw new ConfigError(`SMPP_CONCAT_REF_BITS must be 8 or 16, got ${bits}`);
-        return bits;
-      })(),
+      host: e.SMPP_HOST ?? null,
+      port: e.SMPP_PORT,
+      systemId: e.SMPP_SYSTEM_ID,
+      password: e.SMPP_PASSWORD,
+      tls: e.SMPP_TLS,
+      window: e.SMPP_WINDOW,
+      tps: e.SMPP_TPS,
+      concatRefBits: Number(e.SMPP_CONCAT_REF_BITS) as 8 | 16,
+      messageIds: { submit: e.SMPP_SUBMIT_ID_BASE, receipt: e.SMPP_RECEIPT_ID_BASE },
+      inboundDefaultAlphabet: e.SMPP_INBOUND_DEFAULT_ALPHABET,
     },
-    sharedSender: {
-      AU: str(env, 'SHARED_SENDER_AU') ?? '+61480000000',
-      NZ: str(env, 'SHARED_SENDER_NZ') ?? '+64220000000',
-    },
+    sharedSender: { AU: e.SHARED_SENDER_AU, NZ: e.SHARED_SENDER_NZ },
     optoutLinkBase: optoutLinkBase.replace(/\/+$/, ''),
     webhook: {
       retryDelays: retryDelays.map(Number),
-      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 1, 600_000),
-      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', embedded),
-      headerPrefixes: (() => {
-        const raw = str(env, 'WEBHOOK_HEADER_PREFIXES') ?? 'X-Service,X-Texto';
-        const list = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
-        if (list.length === 0 || list.some((p) => !/^[A-Za-z][A-Za-z0-9-]{0,40}$/.test(p))) {
-          throw new ConfigError(`WEBHOOK_HEADER_PREFIXES must be comma-separated header name prefixes such as X-Service,X-Texto; got "${raw}"`);
-        }
-        return list;
-      })(),
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE?.trim() ? e.WEBHOOK_ALLOW_PRIVATE : embedded,
+      headerPrefixes,
     },
-    creditPriceCents: int(env, 'CREDIT_PRICE_CENTS', 3, 1, 1_000_000),
-    maxNumbers: int(env, 'MAX_NUMBERS', 5, 0, 100_000),
-    secretKey: str(env, 'TASMAN_SECRET_KEY'),
-    retentionDays: int(env, 'RETENTION_DAYS', 90, 1, 36_500),
-    // SMPP relative times count at most 99 days.
-    messageValidityHours: int(env, 'MESSAGE_VALIDITY_HOURS', 48, 1, 99 * 24),
-    rateLimit: {
-      rps: int(env, 'RATE_LIMIT_RPS', 50, 1, 1_000_000),
-      concurrency: int(env, 'RATE_LIMIT_CONCURRENCY', 25, 1, 1_000_000),
-    },
-    simulator: {
-      port: int(env, 'SIM_PORT', 2775, 0, 65535),
-      controlPort: int(env, 'SIM_CONTROL_PORT', 2776, 0, 65535),
-      dlrDelayMs: int(env, 'SIM_DLR_DELAY_MS', 200, 0, 3_600_000),
-    },
-    logLevel: (() => {
-      const level = str(env, 'LOG_LEVEL') ?? 'info';
-      if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
-        throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${level}"`);
-      }
-      return level;
-    })(),
-    roles: (() => {
-      const raw = (str(env, 'TASMAN_ROLES') ?? 'api,workers').split(',').map((r) => r.trim());
-      const unknown = raw.filter((r) => r !== 'api' && r !== 'workers');
-      if (unknown.length > 0 || raw.length === 0) {
-        throw new ConfigError(`TASMAN_ROLES must list api and/or workers, got "${env.TASMAN_ROLES}"`);
-      }
-      return { api: raw.includes('api'), workers: raw.includes('workers') };
-    })(),
-    logFormat: (() => {
-      const format = str(env, 'LOG_FORMAT') ?? (process.stdout.isTTY ? 'pretty' : 'json');
-      if (format !== 'pretty' && format !== 'json') throw new ConfigError(`LOG_FORMAT must be pretty or json, got "${format}"`);
-      return format;
-    })(),
-    simulatorAllowed: bool(env, 'TASMAN_SIMULATOR', false),
-    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT', 30, 0, 3600) * 1000,
+    creditPriceCents: e.CREDIT_PRICE_CENTS,
+    maxNumbers: e.MAX_NUMBERS,
+    secretKey: e.TASMAN_SECRET_KEY ?? null,
+    retentionDays: e.RETENTION_DAYS,
+    /** validity_period on every submit; a message still without a receipt this long (plus an hour) ends expired. */
+    messageValidityHours: e.MESSAGE_VALIDITY_HOURS,
+    rateLimit: { rps: e.RATE_LIMIT_RPS, concurrency: e.RATE_LIMIT_CONCURRENCY },
+    simulator: { port: e.SIM_PORT, controlPort: e.SIM_CONTROL_PORT, dlrDelayMs: e.SIM_DLR_DELAY_MS },
+    logLevel: e.LOG_LEVEL as string,
+    /** LOG_FORMAT: pretty (default on a terminal) or json (default otherwise). */
+    logFormat: (env.LOG_FORMAT?.trim() ? e.LOG_FORMAT : process.stdout.isTTY ? 'pretty' : 'json') as 'pretty' | 'json',
+    /** TASMAN_SIMULATOR=true: run the built-in SMSC even with DATABASE_URL set (never in production). */
+    simulatorAllowed: e.TASMAN_SIMULATOR,
+    /** How long start-up retries a database that does not answer. */
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT * 1000,
+    /** What `tasman start` runs in this process. */
+    roles: { api: roles.includes('api'), workers: roles.includes('workers') },
+    /** Development conveniences (generated admin token, simulator routes) are on with the embedded database. */
     embedded,
   };
 }
+
+export type Config = ReturnType<typeof loadConfig>;

@@ -26,7 +26,8 @@ export async function startSimulator(config: Config, logger?: Logger): Promise<S
 export function openCarrierLink(config: Config, simulatorPort: number | null, logger?: Logger): Carrier {
   const link = {
     systemId: config.smpp.systemId, password: config.smpp.password, window: config.smpp.window, tps: config.smpp.tps,
-    concatRefBits: config.smpp.concatRefBits, validityHours: config.messageValidityHours, ...(logger ? { logger } : {}),
+    concatRefBits: config.smpp.concatRefBits, validityHours: config.messageValidityHours, messageIds: config.smpp.messageIds,
+    inboundDefaultAlphabet: config.smpp.inboundDefaultAlphabet, ...(logger ? { logger } : {}),
   };
   if (config.smpp.host !== null) {
     return createSmppCarrier({ ...link, host: config.smpp.host, port: config.smpp.port, tls: config.smpp.tls });
