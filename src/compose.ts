@@ -37,6 +37,7 @@ import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
 import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
 import { startRetention } from './modules/retention/retention.jobs.ts';
+import { startScheduler } from './modules/messages/schedule.jobs.ts';
 import { createHealthService, type CarrierStatus } from './modules/health/health.service.ts';
 import { queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
@@ -191,6 +192,8 @@ async function startWorkers(config: Config, services: Services, simulatorPort: n
     // Dedicated number rental (30-day renewals, 7-day grace); SKIP LOCKED claims, so every worker may run it.
     every(NUMBER_RENEWAL_MS, () => services.numbers.renewDue(), logger, 'number renewal'),
     startRetention({ db: services.db, retentionDays: config.retentionDays, logger }),
+    // Scheduled messages fall due into the dispatcher's queue (exactly once, whichever process releases them).
+    startScheduler({ db: services.db, onReleased: () => services.signals.queued.raise(), logger }),
     carrier.stop,
     await startWebhookWorker({
       db: services.db, signal: services.signals.webhooks, secretKey: services.secretKey, webhook: config.webhook, logger,

@@ -17,6 +17,8 @@ export const errorStatus = {
   sender_not_allowed: 400,
   /** a batch with no valid recipient left */
   no_valid_recipients: 400,
+  /** send_at without an offset, in the past, or more than 35 days ahead */
+  invalid_send_at: 400,
   /** report or inbox filters that do not make sense together */
   invalid_range: 400,
   /** a webhook URL that is not an absolute http(s) URL with a host */
@@ -65,6 +67,8 @@ export const errorStatus = {
   idempotency_in_flight: 409,
   /** a webhook delivery is being attempted right now; redeliver once the attempt has finished */
   delivery_in_progress: 409,
+  /** only a scheduled message can be cancelled; this one is already queued, sent or finished */
+  not_scheduled: 409,
   /** a row with these unique values already exists */
   conflict: 409,
   /** request body over the size limit */

@@ -13,9 +13,11 @@ const CampaignResponse = Type.Object({
     parts_per_message: Type.Integer(),
     total_credits: Type.Integer(),
     created_at: Timestamp,
+    scheduled_at: Type.Union([Timestamp, Type.Null()], { description: 'The earliest send_at of its messages still scheduled; null when none is' }),
   }),
   stats: Type.Object({
     total: Type.Integer(), queued: Type.Integer(), sent: Type.Integer(), delivered: Type.Integer(), failed: Type.Integer(),
+    scheduled: Type.Integer(), cancelled: Type.Integer(),
   }),
   messages: Type.Array(MessageItem),
   limit: Type.Integer(),
@@ -31,4 +33,11 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   app.get('/campaign/:id', {
     schema: { tags: ['Tracking'], summary: 'A campaign with its statistics and messages', params: IdParams, querystring: Page, response: { 200: CampaignResponse, ...errors(400, 401, 404) } },
   }, async (request) => services.campaigns.get(request.actor, request.params.id, request.query));
+
+  app.delete('/campaign/:id/schedule', {
+    schema: {
+      tags: ['Sending'], summary: 'Cancel every still-scheduled message of a campaign (refunded)', params: IdParams,
+      response: { 200: Type.Object({ ok: Type.Boolean(), cancelled: Type.Integer(), credits_refunded: Type.Integer(), credits_remaining: Type.Integer() }), ...errors(400, 401, 404) },
+    },
+  }, async (request) => services.campaigns.cancelSchedule(request.actor, request.params.id));
 };

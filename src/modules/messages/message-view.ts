@@ -11,6 +11,8 @@ export interface MessageFields {
   campaign_id: string | null;
   created_at: string;
   sent_at: string | null;
+  /** when a scheduled message is (or was) due; null for one sent at once */
+  scheduled_at: string | null;
   /** why a failed or cancelled message did not arrive; null otherwise */
   error_code: string | null;
   error_message: string | null;
@@ -39,6 +41,7 @@ function messageFields(row: MessageRow): MessageFields {
     campaign_id: row.campaignId,
     created_at: row.createdAt.toISOString(),
     sent_at: iso(row.sentAt),
+    scheduled_at: iso(row.scheduledAt),
     error_code: reason?.code ?? null,
     error_message: reason?.message ?? null,
     metadata: row.metadata ?? null,

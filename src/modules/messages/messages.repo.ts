@@ -27,6 +27,8 @@ export interface BatchSend {
   totalCredits: number;
   partsPerMessage: number;
   today: string;
+  /** send_at for every message of the batch, or null */
+  scheduledAt: string | null;
 }
 
 /**
@@ -63,8 +65,9 @@ export async function insertBatch(db: Executor, actor: Actor, b: BatchSend): Pro
   }
   if (count > 0) {
     await db.execute(sql`
-      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata)
-      select r.id, ${a}, ${b.campaignId}, r.recipient, r.country, r.sender, r.body, r.parts, r.parts, r.optout_code, r.metadata
+      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata, status, scheduled_at)
+      select r.id, ${a}, ${b.campaignId}, r.recipient, r.country, r.sender, r.body, r.parts, r.parts, r.optout_code, r.metadata,
+             ${b.scheduledAt === null ? 'queued' : 'scheduled'}, ${b.scheduledAt}::timestamptz
       from jsonb_to_recordset(${JSON.stringify(b.items.map((i) => ({
         id: i.id, recipient: i.recipient, country: i.country, sender: i.sender, body: i.body, parts: i.parts,
         optout_code: i.optoutCode, metadata: i.metadata,

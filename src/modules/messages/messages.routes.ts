@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import {
-  BatchPreview, BatchRequest, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageResponse, SendRequest, SendResult, sendErrors,
+  BatchPreview, BatchRequest, CancelResult, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageResponse, SendRequest, SendResult, sendErrors,
 } from './messages.schemas.ts';
 
 const MessageRef = Type.Object({
@@ -34,6 +34,13 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.get('/message/:id', {
     schema: { tags: ['Tracking'], summary: 'A message and its delivery receipt, by id or by the Idempotency-Key used on /send', params: MessageRef, response: { 200: MessageResponse, ...errors(400, 401, 404) } },
   }, async (request) => messages.get(request.actor, request.params.id));
+
+  app.delete('/message/:id', {
+    schema: {
+      tags: ['Sending'], summary: 'Cancel a scheduled message (refunded); 409 once it is queued or sent', params: IdParams,
+      response: { 200: CancelResult, ...errors(400, 401, 404, 409) },
+    },
+  }, async (request) => messages.cancel(request.actor, request.params.id));
 
   app.get('/messages', {
     schema: { tags: ['Tracking'], summary: 'Search the account\'s outbound messages, newest first (cursor pagination)', querystring: MessageListQuery, response: { 200: MessageList, ...errors(400, 401) } },

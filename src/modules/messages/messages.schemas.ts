@@ -8,6 +8,8 @@ const CampaignName = Type.String({ minLength: 1, maxLength: 200 });
 /** The most metadata pairs a message carries, and the longest key and value. */
 export const METADATA_LIMITS = { pairs: 10, keyLength: 40, valueLength: 500 } as const;
 
+const SendAt = Type.String({ maxLength: 40, description: 'ISO 8601 date-time with offset, up to 35 days ahead: the message waits as `scheduled` until then (credits are taken now, returned on cancel)' });
+
 const metadataSchema = (description: string) => Type.Record(Type.String(), Type.String({ maxLength: METADATA_LIMITS.valueLength }), {
   maxProperties: METADATA_LIMITS.pairs,
   propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyLength },
@@ -23,6 +25,7 @@ export const SendRequest = Type.Object({
   from: Type.Optional(Type.String({ maxLength: 20, description: 'Alias of sender' })),
   campaign: Type.Optional(CampaignName),
   metadata: Type.Optional(Metadata),
+  send_at: Type.Optional(SendAt),
 });
 
 export const SendResult = Type.Object({
@@ -47,6 +50,7 @@ export const BatchRequest = Type.Object({
   from: Type.Optional(Type.String({ maxLength: 20 })),
   campaign: Type.Optional(CampaignName),
   metadata: Type.Optional(Metadata),
+  send_at: Type.Optional(SendAt),
 });
 
 export const BatchResult = Type.Object({
@@ -69,6 +73,7 @@ export const MessageItem = Type.Object({
   campaign_id: Type.Union([Uuid, Type.Null()]),
   created_at: Timestamp,
   sent_at: NullableTimestamp,
+  scheduled_at: Type.Union([Timestamp, Type.Null()], { description: 'When a scheduled message is (or was) due; null for one sent at once' }),
   error_code: Type.Union([Type.String(), Type.Null()], { description: 'Why a failed or cancelled message did not arrive: the SMPP status name of a refusal (ESME_…), the receipt state (undelivered, expired, rejected, deleted, delivery_unknown), cancelled or opted_out; null otherwise' }),
   error_message: Type.Union([Type.String(), Type.Null()], { description: 'One sentence explaining error_code' }),
   metadata: Type.Union([Metadata, Type.Null()]),
@@ -128,4 +133,11 @@ export const BatchPreview = Type.Object({
   invalid_numbers: Type.Array(Type.String()),
   opted_out_count: Type.Integer(),
   duplicates_removed: Type.Integer(),
+});
+
+export const CancelResult = Type.Object({
+  ok: Type.Boolean(),
+  status: Type.Literal('cancelled'),
+  credits_refunded: Type.Integer(),
+  credits_remaining: Type.Integer(),
 });

@@ -17,6 +17,8 @@ import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { toMessageView, type MessageView } from './message-view.ts';
 import { textEncoding } from '../../carrier/carrier.ts';
 import { METADATA_LIMITS } from './messages.schemas.ts';
+import { cancelScheduled, messageStatus } from './schedule.repo.ts';
+import { parseSendAt } from './send-at.ts';
 import { listAccountMessages, type MessageListQuery } from './message-list.service.ts';
 
 export interface SendInput {
@@ -26,6 +28,7 @@ export interface SendInput {
   from?: string;
   campaign?: string;
   metadata?: Record<string, string>;
+  send_at?: string;
 }
 
 export interface SendResult {
@@ -43,6 +46,7 @@ export interface BatchInput {
   from?: string;
   campaign?: string;
   metadata?: Record<string, string>;
+  send_at?: string;
 }
 
 export interface BatchResult {
@@ -184,12 +188,13 @@ export function createMessageService(deps: MessageServiceDeps) {
     const named = sendingNumber !== null && sendingNumber !== deps.sharedSender[phone.country] ? parseSender(sendingNumber) : null;
     const requested = named && named !== 'invalid' ? named : given;
     const { body, parts, link } = singleBody(input.message, sendingNumber);
+    const scheduledAt = scheduleOf(input.send_at);
     const request: SingleSend = {
       id: uuidv7(), ledgerId: uuidv7(), campaignId: uuidv7(), accountId: actor.accountId,
       senderParentId: actor.account.inheritParentSenders ? actor.account.parentId : null,
       optoutExempt: actor.account.optoutExempt, recipient: phone.e164, country: phone.country, body, parts,
       optoutCode: link?.code ?? null, campaignName: input.campaign ?? null, metadata: messageMetadata(input.metadata), requestedSender: requested,
-      sharedSender: deps.sharedSender[phone.country], today: sydneyDay(now()),
+      sharedSender: deps.sharedSender[phone.country], today: sydneyDay(now()), scheduledAt,
     };
     const toResult = (outcome: SendOutcome): SendResult => {
       if (!outcome.senderOk) throw senderNotAllowed();
@@ -208,6 +213,14 @@ export function createMessageService(deps: MessageServiceDeps) {
       : toResult(await singles.submit(request));
     deps.onQueued(1);
     return result;
+  }
+
+  /** send_at as the instant the statement stores, or null to send now; 400 invalid_send_at when refused. */
+  function scheduleOf(sendAt: string | undefined): string | null {
+    if (sendAt === undefined) return null;
+    const parsed = parseSendAt(sendAt, now());
+    if (!parsed.ok) throw new AppError('invalid_send_at', parsed.reason);
+    return parsed.at.toISOString();
   }
 
   /** The sender a request may use: its registered spelling, null for the default; 400 when not allowed. */
@@ -255,11 +268,12 @@ export function createMessageService(deps: MessageServiceDeps) {
 
   async function sendBatch(actor: Actor, input: BatchInput, within?: Within<BatchResult>): Promise<BatchResult> {
     assertCanSend(actor);
+    const scheduledAt = scheduleOf(input.send_at);
     const { items, invalid, optedOutCount, duplicates } = await prepareBatch(actor, input);
     const totalCredits = items.reduce((sum, i) => sum + i.parts, 0);
     const partsPerMessage = items.reduce((max, i) => Math.max(max, i.parts), items.length ? 0 : countParts(input.message));
     const result = await deps.db.transaction(async (tx) => {
-      const batch = { campaignId: uuidv7(), campaignName: input.campaign ?? null, template: input.message, items, totalCredits, partsPerMessage, today: sydneyDay(now()) };
+      const batch = { campaignId: uuidv7(), campaignName: input.campaign ?? null, template: input.message, items, totalCredits, partsPerMessage, today: sydneyDay(now()), scheduledAt };
       const outcome = await insertBatch(tx, actor, batch);
       if (outcome.dailyExceeded) throw dailyLimitError(now(), 'This batch would pass the account\'s daily send limit');
       if (outcome.creditsAfter === null) throw insufficientCredits(totalCredits, outcome.creditsBefore);
@@ -309,9 +323,20 @@ export function createMessageService(deps: MessageServiceDeps) {
     };
   }
 
+  /** DELETE /message/{id}: cancels a scheduled message and refunds it; 409 once it is queued or later. */
+  async function cancel(actor: Actor, id: string) {
+    const { cancelled, creditsAfter } = await cancelScheduled(deps.db, actor.accountId, { messageId: id }, 'cancelled');
+    if (cancelled.length === 0) {
+      const status = await messageStatus(deps.db, actor.accountId, id);
+      if (status === null) throw notFound('Message');
+      throw new AppError('not_scheduled', `The message is ${status}; only a scheduled message can be cancelled`);
+    }
+    return { ok: true as const, status: 'cancelled' as const, credits_refunded: cancelled[0]!.credits, credits_remaining: creditsAfter! };
+  }
+
   const list = (actor: Actor, query: MessageListQuery) => listAccountMessages(deps.db, actor, query);
 
-  return { send, sendBatch, get, list, previewSend, previewBatch };
+  return { send, sendBatch, get, list, previewSend, previewBatch, cancel };
 }
 
 export type MessageService = ReturnType<typeof createMessageService>;

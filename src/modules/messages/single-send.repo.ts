@@ -20,6 +20,8 @@ export interface SingleSend {
   campaignName: string | null;
   /** the customer's key/value pairs, or null */
   metadata: Record<string, string> | null;
+  /** send_at: the message waits as `scheduled` until then; null sends now */
+  scheduledAt: string | null;
   requestedSender: RequestedSender;
   sharedSender: string;
   /** Australia/Sydney day, YYYY-MM-DD, for the daily cap */
@@ -67,14 +69,14 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
     idx, id: s.id, ledger_id: s.ledgerId, campaign_id: s.campaignId, account_id: s.accountId,
     parent_id: s.senderParentId, optout_exempt: s.optoutExempt, recipient: s.recipient, country: s.country,
     body: s.body, parts: s.parts, optout_code: s.optoutCode, campaign_name: s.campaignName,
-    shared_sender: s.sharedSender, today: s.today, metadata: s.metadata,
+    shared_sender: s.sharedSender, today: s.today, metadata: s.metadata, scheduled_at: s.scheduledAt,
   })));
   const found = await preparedRows<OutcomeRow>(db, sql`
     with r as (
       select * from jsonb_to_recordset(${payload}::jsonb) as r(
         idx int, id uuid, ledger_id uuid, campaign_id uuid, account_id uuid, parent_id uuid, optout_exempt boolean,
         recipient text, country text, body text, parts int, optout_code text, campaign_name text,
-        kind text, value text, shared_sender text, today date, metadata jsonb)
+        kind text, value text, shared_sender text, today date, metadata jsonb, scheduled_at timestamptz)
     ),
     rs as (
       select r.*,
@@ -102,8 +104,9 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
       returning id, account_id
     ),
     msg as (
-      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata)
-      select rs.id, rs.account_id, c.id, rs.recipient, rs.country, rs.sender, rs.body, rs.parts, rs.parts, rs.optout_code, rs.metadata
+      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata, status, scheduled_at)
+      select rs.id, rs.account_id, c.id, rs.recipient, rs.country, rs.sender, rs.body, rs.parts, rs.parts, rs.optout_code, rs.metadata,
+             case when rs.scheduled_at is null then 'queued' else 'scheduled' end, rs.scheduled_at
       from rs join debit d on d.idx = rs.idx left join camp c on c.account_id = rs.account_id
     ),
     led as (

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
+import { cancelScheduled } from '../messages/schedule.repo.ts';
 import { POSITION_FORMAT, type ListPosition } from '../../platform/http/keyset-cursor.ts';
 
 /** keyword: a reply (STOP…, or START… for an opt-in); link: the one-tap page; api: POST/DELETE /optouts. */
@@ -33,6 +34,9 @@ export async function addOptout(db: Executor, accountId: string, number: string,
       returning account_id, number
     )
     ${auditRow('optout', source, origin, sql`ins`)}`);
+  // Whatever was scheduled to this number is not sent: cancelled and refunded (also when it was already listed,
+  // since sends to a listed number are refused anyway and nothing should be waiting for it).
+  await cancelScheduled(db, accountId, { recipient: number }, 'opted_out');
   return added.length > 0;
 }
 

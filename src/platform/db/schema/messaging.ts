@@ -55,6 +55,8 @@ export const messages = pgTable('messages', {
   contentDeletedAt: ts('content_deleted_at'),
   // the customer's own key/value pairs (at most 10 strings), echoed in reads and the message.dlr webhook
   metadata: jsonb('metadata').$type<Record<string, string>>(),
+  // send_at: the message is `scheduled` until then, and released to `queued` by the scheduler job
+  scheduledAt: ts('scheduled_at'),
 }, (t) => [
   index('messages_campaign_idx').on(t.campaignId, t.id).where(sql`${t.campaignId} is not null`),
   // The dispatcher's queue: only queued rows are in it, so it stays small however large the table grows.
@@ -72,6 +74,8 @@ export const messages = pgTable('messages', {
   index('messages_report_idx').on(t.accountId, t.createdAt, t.status, t.parts, t.sentAt),
   // GET /messages?status=failed: failures are rare, so walking the report index for them could read the whole
   // account. Rows enter this index only when they fail, so sends pay nothing for it.
+  // The scheduler's queue: only scheduled rows are in it.
+  index('messages_scheduled_idx').on(t.scheduledAt).where(sql`${t.status} = 'scheduled'`),
   index('messages_failed_idx').on(t.accountId, t.createdAt).where(sql`${t.status} = 'failed'`),
 ]);
 
