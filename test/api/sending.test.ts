@@ -30,7 +30,7 @@ describe('POST /send', () => {
       message: {
         id: res.body.message_id, recipient: to, sender: '+61480000000', body: 'Hello from Tasman', status: 'queued',
         parts: 1, campaign_id: null, created_at: expect.stringMatching(/Z$/), sent_at: null,
-        error_code: null, error_message: null, metadata: null,
+        scheduled_at: null, error_code: null, error_message: null, metadata: null,
       },
       delivery_receipt: null,
     });
@@ -204,7 +204,7 @@ describe('campaigns on /send', () => {
     const c = await call(t.app, a.apiKey, 'GET', `/campaign/${campaignId}`);
     expect(c.status).toBe(200);
     expect(c.body.campaign).toMatchObject({ id: campaignId, name: 'Spring', recipient_count: 2, total_credits: 3, status: 'sending' });
-    expect(c.body.stats).toEqual({ total: 2, queued: 2, sent: 0, delivered: 0, failed: 0 });
+    expect(c.body.stats).toEqual({ total: 2, queued: 2, sent: 0, delivered: 0, failed: 0, scheduled: 0, cancelled: 0 });
     expect(c.body.messages).toHaveLength(2);
   });
 });

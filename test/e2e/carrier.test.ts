@@ -112,7 +112,7 @@ describe('sending through the built-in SMSC', () => {
     const campaign = await until(
       async () => (await call(t.app, a.apiKey, 'GET', `/campaign/${String(batch.body.campaign_id)}`)).body,
       (b) => (b.stats as Json).queued === 0 && (b.stats as Json).sent === 0);
-    expect(campaign.stats).toEqual({ total: 4, queued: 0, sent: 0, delivered: 2, failed: 2 });
+    expect(campaign.stats).toEqual({ total: 4, queued: 0, sent: 0, delivered: 2, failed: 2, scheduled: 0, cancelled: 0 });
     expect((campaign.campaign as Json).status).toBe('completed');
   });
 });

@@ -10,13 +10,13 @@ export const RELEASE_BATCH = 1000;
  * Releases every scheduled message that has fallen due, batch after batch, waking the dispatcher after each
  * committed batch. Safe on any number of processes at once (see releaseDue). Returns how many it released.
  */
-export async function releaseAllDue(db: Executor, onReleased: (count: number) => void, batch = RELEASE_BATCH): Promise<number> {
+export async function releaseAllDue(db: Executor, onReleased: (ids: string[]) => void, batch = RELEASE_BATCH): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await releaseDue(db, batch);
-    total += n;
-    if (n > 0) onReleased(n);
-    if (n < batch) return total;
+    const ids = await releaseDue(db, batch);
+    total += ids.length;
+    if (ids.length > 0) onReleased(ids);
+    if (ids.length < batch) return total;
   }
 }
 
@@ -24,7 +24,7 @@ export async function releaseAllDue(db: Executor, onReleased: (count: number) =>
  * The scheduler: every `everyMs` (1 s by default) on the shared job runner, due scheduled messages become queued.
  * A message is therefore sent at most about a second after its send_at (plus the queue ahead of it).
  */
-export function startScheduler(deps: { db: Executor; onReleased: (count: number) => void; logger: Logger; everyMs?: number }): () => Promise<void> {
+export function startScheduler(deps: { db: Executor; onReleased: (ids: string[]) => void; logger: Logger; everyMs?: number }): () => Promise<void> {
   return startPeriodic({
     name: 'scheduler', everyMs: deps.everyMs ?? 1000, firstAfterMs: 0, logger: deps.logger,
     run: () => releaseAllDue(deps.db, deps.onReleased),

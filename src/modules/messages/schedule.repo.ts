@@ -5,9 +5,9 @@ import { changeCredits } from '../credits/ledger.repo.ts';
 /**
  * Releases up to `limit` scheduled messages that have fallen due: `scheduled` → `queued`, due at once. Exactly
  * once on any number of processes: SKIP LOCKED lets concurrent releasers pass each other's rows, and the status
- * condition means a committed release can never match again. Returns how many it released.
+ * condition means a committed release can never match again. Returns the ids it released.
  */
-export async function releaseDue(db: Executor, limit: number): Promise<number> {
+export async function releaseDue(db: Executor, limit: number): Promise<string[]> {
   const released = await rows<{ id: string }>(db, sql`
     with due as (
       select id from messages
@@ -19,7 +19,7 @@ export async function releaseDue(db: Executor, limit: number): Promise<number> {
     update messages m set status = 'queued', next_attempt_at = now()
     from due where m.id = due.id and m.status = 'scheduled'
     returning m.id`);
-  return released.length;
+  return released.map((r) => r.id);
 }
 
 export interface Cancelled {
