@@ -37,7 +37,7 @@ import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
 import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
 import { startRetention } from './modules/retention/retention.jobs.ts';
-import { startScheduler } from './modules/messages/schedule.jobs.ts';
+import { startScheduler } from './modules/scheduling/schedule.jobs.ts';
 import { createHealthService, type CarrierStatus } from './modules/health/health.service.ts';
 import { queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rows } from '../../src/platform/db/client.ts';
-import { releaseAllDue } from '../../src/modules/messages/schedule.jobs.ts';
+import { releaseAllDue } from '../../src/modules/scheduling/schedule.jobs.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
 import { authSuite } from '../support/auth-suite.ts';

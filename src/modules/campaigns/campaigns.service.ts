@@ -4,7 +4,7 @@ import { notFound } from '../../platform/errors.ts';
 import { listCampaignMessages } from '../messages/messages.repo.ts';
 import { toMessageView } from '../messages/message-view.ts';
 import { campaignStats, findCampaign } from './campaigns.repo.ts';
-import { cancelScheduled } from '../messages/schedule.repo.ts';
+import { cancelScheduled } from '../scheduling/schedule.repo.ts';
 import { balanceOf } from '../credits/ledger.repo.ts';
 
 export function createCampaignService(deps: { db: Db }) {

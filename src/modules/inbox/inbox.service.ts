@@ -7,7 +7,7 @@ import { uuidv7 } from '../../platform/ids.ts';
 import { normalisePhone } from '../../shared/phone.ts';
 import { addOptout, removeOptout } from '../optouts/optouts.repo.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
-import { containsPattern, parseIsoInstant } from './inbox-query.ts';
+import { containsPattern, parseIsoInstant } from '../../shared/query-filters.ts';
 import {
   countInbox, holderOf, insertInbound, lastSenderAccount, listInbox, purgeFragments, repliedTo, sharedNumberSenders, storeFragment,
   type InboundRow, type InboxFilter,

@@ -1,7 +1,7 @@
 import type { Actor } from '../../platform/actor.ts';
 import type { Executor } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
-import { containsPattern, parseIsoInstant } from '../inbox/inbox-query.ts';
+import { containsPattern, parseIsoInstant } from '../../shared/query-filters.ts';
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor.ts';
 import { listMessages, type MessageFilter } from './message-list.repo.ts';
 import { toMessageListItem } from './message-view.ts';

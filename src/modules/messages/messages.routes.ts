@@ -1,6 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../../platform/http/schemas.ts';
+import { errors, IdParams } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import {
   BatchPreview, BatchRequest, CancelResult, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageResponse, SendRequest, SendResult, sendErrors,

@@ -17,7 +17,7 @@ import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { toMessageView, type MessageView } from './message-view.ts';
 import { textEncoding } from '../../carrier/carrier.ts';
 import { METADATA_LIMITS } from './messages.schemas.ts';
-import { cancelScheduled, messageStatus } from './schedule.repo.ts';
+import { cancelScheduled, messageStatus } from '../scheduling/schedule.repo.ts';
 import { parseSendAt } from './send-at.ts';
 import { listAccountMessages, type MessageListQuery } from './message-list.service.ts';
 

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
-import { cancelScheduled } from '../messages/schedule.repo.ts';
+import { cancelScheduled } from '../scheduling/schedule.repo.ts';
 import { POSITION_FORMAT, type ListPosition } from '../../platform/http/keyset-cursor.ts';
 
 /** keyword: a reply (STOP…, or START… for an opt-in); link: the one-tap page; api: POST/DELETE /optouts. */

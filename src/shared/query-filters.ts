@@ -1,4 +1,4 @@
-// Pure parsing for GET /inbox filters.
+// Pure parsing for list filters (GET /inbox, GET /messages).
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsPattern, parseIsoInstant } from './inbox-query.ts';
+import { containsPattern, parseIsoInstant } from './query-filters.ts';
 
 describe('parseIsoInstant', () => {
   it('reads a date as the start or the end of that UTC day', () => {
