@@ -24,6 +24,8 @@ import { userRoutes } from './modules/users/users.routes.ts';
 import { numberRoutes } from './modules/numbers/numbers.routes.ts';
 import { keyRoutes } from './modules/keys/keys.routes.ts';
 import { statusRoutes } from './modules/status/status.routes.ts';
+import { webhookEvents } from './modules/webhooks/webhook-events.schemas.ts';
+import { MessageResponse } from './modules/messages/messages.schemas.ts';
 import { sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
 import { permissionFor } from './modules/sessions/permissions.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -101,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
       },
       security: [{ bearerAuth: [] }],
+      // The two events Tasman POSTs to clients' endpoints (docs/webhooks.md).
+      webhooks: webhookEvents(MessageResponse),
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

@@ -35,4 +35,21 @@ describe('OpenAPI', () => {
       expect(success, `${method} ${path}`).not.toEqual([]);
     }
   });
+
+  it('describes both webhook events in its webhooks section, with every signature header', async () => {
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      webhooks: Record<string, { post: { parameters: Array<{ name: string }>; requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }>;
+    };
+    expect(Object.keys(spec.webhooks).sort()).toEqual(['message.dlr', 'message.inbound']);
+    for (const event of Object.values(spec.webhooks)) {
+      expect(event.post.parameters.map((p) => p.name)).toEqual(expect.arrayContaining([
+        'X-Service-Event', 'X-Service-Delivery', 'X-Service-Signature', 'X-Texto-Event', 'X-Texto-Delivery', 'X-Texto-Signature',
+        'webhook-id', 'webhook-timestamp', 'webhook-signature',
+      ]));
+    }
+    const dlr = spec.webhooks['message.dlr']!.post.requestBody.content['application/json']!.schema;
+    expect(Object.keys(dlr.properties).sort()).toEqual(['delivery_receipt', 'message']);
+    const inbound = spec.webhooks['message.inbound']!.post.requestBody.content['application/json']!.schema;
+    expect(Object.keys(inbound.properties)).toEqual(expect.arrayContaining(['event', 'message_id', 'from', 'to', 'body', 'received_at', 'in_reply_to', 'is_optout']));
+  });
 });
