@@ -1,109 +1,113 @@
-import { parseArgs } from 'node:util';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { request } from 'undici';
-import type { Config } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { readAdminToken } from '../platform/admin-token.ts';
+import { CliError } from './cli-error.ts';
 
-const HELP = `Usage: tasman admin <command> [options]     (TASMAN_URL, default http://127.0.0.1:$PORT)
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-  account create --name NAME --email EMAIL [--abn ABN] [--credits N] [--hierarchy]
-  account get ID
-  account update ID [--hierarchy true|false] [--abn ABN] [--status active|suspended]
-  credits add ID AMOUNT
-  key create ACCOUNT_ID [--name NAME]
-  key revoke ACCOUNT_ID KEY_ID
-  sender-id add --sender-id NAME --abn ABN [--account ID]
-  number add NUMBER --country AU|NZ [--account ID] [--price N]
-  inbound --from NUMBER --to NUMBER --text TEXT      (the built-in simulator only)
+/** A whole number in a range, or a usage error naming the argument. */
+const whole = (what: string, min: number, max: number) => (raw: string): number => {
+  if (!/^-?\d+$/.test(raw.trim())) throw new InvalidArgumentError(`${what} must be a whole number.`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new InvalidArgumentError(`${what} must be between ${min} and ${max}.`);
+  return n;
+};
+const price = (raw: string): number => {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('the price must be a number, 0 or more.');
+  return n;
+};
 
-Every command prints the API's JSON answer. The token comes from TASMAN_ADMIN_TOKEN or DATA_DIR/admin.token.
-`;
-
-type Call = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; body?: unknown };
-
-function bool(value: string | boolean | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'boolean') return value;
-  return ['true', '1', 'yes', 'on'].includes(value.toLowerCase());
-}
-
-function need(value: string | undefined, what: string): string {
-  if (!value) throw new Error(`missing ${what}\n\n${HELP}`);
-  return value;
-}
-
-function plan(args: string[]): Call | null {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' }, email: { type: 'string' }, abn: { type: 'string' }, credits: { type: 'string' },
-      hierarchy: { type: 'string' }, status: { type: 'string' }, 'sender-id': { type: 'string' },
-      account: { type: 'string' }, country: { type: 'string' }, price: { type: 'string' },
-      from: { type: 'string' }, to: { type: 'string' }, text: { type: 'string' },
-    },
-  });
-  const [group, action, a, b] = positionals;
-  const flag = (name: keyof typeof values) => values[name] as string | undefined;
-  switch (`${group} ${group === 'inbound' ? '' : action}`.trim()) {
-    case 'account create':
-      return { method: 'POST', path: '/admin/accounts', body: {
-        business_name: need(flag('name'), '--name'), email: need(flag('email'), '--email'), abn: flag('abn'),
-        credits: flag('credits') === undefined ? undefined : Number(flag('credits')),
-        hierarchy_enabled: flag('hierarchy') === undefined ? undefined : bool(flag('hierarchy')),
-      } };
-    case 'account get':
-      return { method: 'GET', path: `/admin/accounts/${need(a, 'ID')}` };
-    case 'account update':
-      return { method: 'PATCH', path: `/admin/accounts/${need(a, 'ID')}`, body: {
-        hierarchy_enabled: bool(flag('hierarchy')), abn: flag('abn'), account_status: flag('status'),
-      } };
-    case 'credits add':
-      return { method: 'POST', path: `/admin/accounts/${need(a, 'ID')}/credits`, body: { amount: Number(need(b, 'AMOUNT')) } };
-    case 'key create':
-      return { method: 'POST', path: `/admin/accounts/${need(a, 'ACCOUNT_ID')}/keys`, body: { name: flag('name') ?? 'CLI' } };
-    case 'key revoke':
-      return { method: 'DELETE', path: `/admin/accounts/${need(a, 'ACCOUNT_ID')}/keys/${need(b, 'KEY_ID')}` };
-    case 'sender-id add':
-      return { method: 'POST', path: '/admin/sender-ids', body: {
-        sender_id: need(flag('sender-id'), '--sender-id'), abn: need(flag('abn'), '--abn'), account_id: flag('account'),
-      } };
-    case 'number add':
-      return { method: 'POST', path: '/admin/numbers', body: {
-        number: need(a, 'NUMBER'), country: need(flag('country'), '--country'), account_id: flag('account'),
-        price_monthly: flag('price') === undefined ? undefined : Number(flag('price')),
-      } };
-    case 'inbound':
-      return { method: 'POST', path: '/admin/simulator/inbound', body: {
-        from: need(flag('from'), '--from'), to: need(flag('to'), '--to'), text: need(flag('text'), '--text'),
-      } };
-    default:
-      return null;
-  }
-}
-
-export async function runAdmin(args: string[], config: Config): Promise<number> {
-  if (args.length === 0 || args[0] === 'help' || args.includes('--help')) {
-    process.stdout.write(HELP);
-    return args.length === 0 ? 1 : 0;
-  }
-  const call = plan(args);
-  if (!call) {
-    process.stderr.write(`Unknown admin command "${args.join(' ')}"\n\n${HELP}`);
-    return 1;
-  }
+/** Calls the operator API and prints its JSON answer; exit status 2 for an API error. */
+async function callApi(method: Method, path: string, body?: unknown): Promise<void> {
+  const config = loadConfig();
   const token = config.adminToken ?? readAdminToken(config.dataDir);
-  if (!token) {
-    process.stderr.write('No operator token: set TASMAN_ADMIN_TOKEN, or run `npm start` once to generate one into DATA_DIR\n');
-    return 1;
-  }
+  if (!token) throw new CliError('no operator token: set TASMAN_ADMIN_TOKEN, or run `tasman start` once to generate one into DATA_DIR');
   const base = (process.env.TASMAN_URL ?? `http://127.0.0.1:${config.port}`).replace(/\/+$/, '');
-  const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-  const res = await request(`${base}${call.path}`, {
-    method: call.method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body,
-  });
-  const text = await res.body.text();
-  process.stdout.write(`${text}\n`);
-  return res.statusCode < 300 ? 0 : 2;
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  let res;
+  try {
+    res = await request(`${base}${path}`, {
+      method, body: payload,
+      headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? (err as Error).message;
+    throw new CliError(`cannot reach Tasman at ${base} (${code}): is \`tasman start\` running? Set TASMAN_URL to its address`);
+  }
+  process.stdout.write(`${await res.body.text()}\n`);
+  if (res.statusCode >= 300) process.exitCode = 2;
+}
+
+/** `tasman admin …`: operator commands over the HTTP API (TASMAN_URL, default http://127.0.0.1:$PORT). */
+export function adminCommand(): Command {
+  const admin = new Command('admin')
+    .description('operator commands over the HTTP API (TASMAN_URL, default http://127.0.0.1:$PORT); the token comes from TASMAN_ADMIN_TOKEN or DATA_DIR/admin.token')
+    .addHelpText('after', '\nEvery command prints the API\'s JSON answer and exits 2 when the API refuses.');
+
+  const account = admin.command('account').description('create, read and change accounts');
+  account.command('create').description('create an account with its first API key')
+    .requiredOption('--name <name>', 'business name')
+    .requiredOption('--email <email>', 'owner\'s email')
+    .option('--abn <abn>', 'Australian Business Number (11 digits)')
+    .option('--credits <n>', 'starting credits', whole('--credits', 0, 100_000_000))
+    .option('--hierarchy', 'allow sub-accounts')
+    .action((o: { name: string; email: string; abn?: string; credits?: number; hierarchy?: boolean }) => callApi('POST', '/admin/accounts', {
+      business_name: o.name, email: o.email, abn: o.abn, credits: o.credits, hierarchy_enabled: o.hierarchy,
+    }));
+  account.command('get').description('show an account').argument('<id>', 'account id')
+    .action((id: string) => callApi('GET', `/admin/accounts/${encodeURIComponent(id)}`));
+  account.command('update').description('change an account').argument('<id>', 'account id')
+    .option('--hierarchy', 'allow sub-accounts')
+    .option('--no-hierarchy', 'disallow sub-accounts')
+    .option('--abn <abn>', 'Australian Business Number (11 digits)')
+    .addOption(new Option('--status <status>', 'account status').choices(['active', 'suspended']))
+    .action((id: string, o: { hierarchy?: boolean; abn?: string; status?: string }) => {
+      const body = { hierarchy_enabled: o.hierarchy, abn: o.abn, account_status: o.status };
+      if (Object.values(body).every((v) => v === undefined)) throw new CliError('nothing to change: give --hierarchy, --no-hierarchy, --abn or --status');
+      return callApi('PATCH', `/admin/accounts/${encodeURIComponent(id)}`, body);
+    });
+
+  const credits = admin.command('credits').description('add or remove an account\'s credits');
+  credits.command('add').description('add credits').argument('<account-id>').argument('<amount>', 'credits to add', whole('amount', 1, 100_000_000))
+    .action((id: string, amount: number) => callApi('POST', `/admin/accounts/${encodeURIComponent(id)}/credits`, { amount }));
+  credits.command('remove').description('remove credits (refused when the account holds fewer)').argument('<account-id>')
+    .argument('<amount>', 'credits to remove', whole('amount', 1, 100_000_000))
+    .action((id: string, amount: number) => callApi('POST', `/admin/accounts/${encodeURIComponent(id)}/credits`, { amount: -amount }));
+
+  const key = admin.command('key').description('issue and revoke API keys');
+  key.command('create').description('issue an API key (shown once)').argument('<account-id>').option('--name <name>', 'a label for the key', 'CLI')
+    .action((id: string, o: { name: string }) => callApi('POST', `/admin/accounts/${encodeURIComponent(id)}/keys`, { name: o.name }));
+  key.command('revoke').description('revoke an API key').argument('<account-id>').argument('<key-id>')
+    .action((id: string, keyId: string) => callApi('DELETE', `/admin/accounts/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyId)}`));
+
+  admin.command('sender-id').description('alphanumeric Sender IDs').command('add').description('register a Sender ID to an ABN')
+    .requiredOption('--sender-id <name>', '3 to 11 characters').requiredOption('--abn <abn>', 'the ABN it belongs to')
+    .option('--account <id>', 'the account that may use it')
+    .action((o: { senderId: string; abn: string; account?: string }) => callApi('POST', '/admin/sender-ids', { sender_id: o.senderId, abn: o.abn, account_id: o.account }));
+
+  admin.command('number').description('dedicated numbers').command('add').description('add a number to the pool, or straight to an account')
+    .argument('<number>', 'the number, E.164 or local')
+    .addOption(new Option('--country <country>', 'its country').choices(['AU', 'NZ']).makeOptionMandatory())
+    .option('--account <id>', 'give it to this account')
+    .option('--price <n>', 'monthly price (informational)', price)
+    .action((number: string, o: { country: string; account?: string; price?: number }) => callApi('POST', '/admin/numbers', {
+      number, country: o.country, account_id: o.account, price_monthly: o.price,
+    }));
+
+  admin.command('carrier').description('carriers').command('list').description('the carrier this configuration sends through')
+    .action(() => {
+      const { smpp } = loadConfig();
+      const carrier = smpp.host
+        ? { name: `${smpp.host}:${smpp.port}`, host: smpp.host, port: smpp.port, system_id: smpp.systemId, tls: smpp.tls, window: smpp.window, tps: smpp.tps }
+        : { name: 'simulator', host: '127.0.0.1', simulator: true };
+      process.stdout.write(`${JSON.stringify({ carriers: [carrier] })}\n`);
+    });
+
+  admin.command('inbound').description('make the built-in SMSC send an inbound message (simulator only)')
+    .requiredOption('--from <number>', 'the sender\'s number').requiredOption('--to <number>', 'the service number')
+    .requiredOption('--text <text>', 'the message')
+    .action((o: { from: string; to: string; text: string }) => callApi('POST', '/admin/simulator/inbound', o));
+  return admin;
 }

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startProcess, type TasmanProcess } from '../support/process.ts';
+import { testDatabaseUrl } from '../support/scratch-db.ts';
+
+// The CLI as an operator runs it: a child process, its output and exit status.
+
+const bin = fileURLToPath(new URL('../../bin/tasman.js', import.meta.url));
+const TOKEN = 'cli-test-operator-token';
+
+async function tasman(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, TASMAN_ADMIN_TOKEN: TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+}
+
+describe('tasman CLI without a server', () => {
+  it('prints help for every subcommand and starts nothing', async () => {
+    const create = await tasman(['admin', 'account', 'create', '--help']);
+    expect(create.code).toBe(0);
+    expect(create.stdout).toContain('Usage: tasman admin account create [options]');
+    expect(create.stdout).toContain('--hierarchy');
+    // --help on start must not start a server: it answers and exits at once.
+    const start = await tasman(['start', '--help'], { PORT: '1' });
+    expect(start.code).toBe(0);
+    expect(start.stdout).toContain('Usage: tasman start');
+    const remove = await tasman(['admin', 'credits', 'remove', '--help']);
+    expect(remove.stdout).toContain('Usage: tasman admin credits remove [options] <account-id> <amount>');
+  });
+
+  it('usage errors are one line and a hint, never a stack trace', async () => {
+    const unknown = await tasman(['bogus']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe("error: unknown command 'bogus'\n(run with --help for usage)");
+    const choice = await tasman(['admin', 'account', 'update', 'x', '--status', 'closed']);
+    expect(choice.code).toBe(1);
+    expect(choice.stderr).toContain("error: option '--status <status>' argument 'closed' is invalid. Allowed choices are active, suspended.");
+    const missing = await tasman(['admin', 'number', 'add', '+61491570006']);
+    expect(missing.stderr).toContain("error: required option '--country <country>' not specified");
+    expect(`${unknown.stderr}${choice.stderr}${missing.stderr}`).not.toMatch(/\n\s+at /);
+  });
+
+  it('an unreachable server is one line saying what to check', async () => {
+    const res = await tasman(['admin', 'account', 'get', 'x'], { TASMAN_URL: 'http://127.0.0.1:1' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe('tasman: cannot reach Tasman at http://127.0.0.1:1 (ECONNREFUSED): is `tasman start` running? Set TASMAN_URL to its address');
+  });
+
+  it('lists the configured carrier', async () => {
+    const res = await tasman(['admin', 'carrier', 'list'], { SMPP_HOST: 'smsc.example', SMPP_PORT: '2776' });
+    expect(JSON.parse(res.stdout)).toMatchObject({ carriers: [{ name: 'smsc.example:2776', host: 'smsc.example', port: 2776 }] });
+  });
+});
+
+describe('tasman admin against a running server', () => {
+  let proc: TasmanProcess;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    proc = await startProcess({ DATABASE_URL: testDatabaseUrl(), TASMAN_ADMIN_TOKEN: TOKEN });
+    env = { TASMAN_URL: proc.url };
+  });
+  afterAll(async () => { await proc.stop(); });
+
+  it('creates an account, moves credits both ways, and sets boolean flags as the help shows them', async () => {
+    const created = await tasman(['admin', 'account', 'create', '--name', 'CLI Pty Ltd', '--email', 'cli@example.com', '--credits', '10', '--hierarchy'], env);
+    expect(created.code).toBe(0);
+    const account = JSON.parse(created.stdout) as { account_id: string; credits: number };
+    expect(account.credits).toBe(10);
+    const added = await tasman(['admin', 'credits', 'add', account.account_id, '5'], env);
+    expect(JSON.parse(added.stdout)).toEqual({ account_id: account.account_id, credits: 15 });
+    const removed = await tasman(['admin', 'credits', 'remove', account.account_id, '12'], env);
+    expect(JSON.parse(removed.stdout)).toEqual({ account_id: account.account_id, credits: 3 });
+    const tooMany = await tasman(['admin', 'credits', 'remove', account.account_id, '4'], env);
+    expect(tooMany.code).toBe(2);
+    expect(JSON.parse((await tasman(['admin', 'account', 'get', account.account_id], env)).stdout)).toMatchObject({ credits: 3, hierarchy_enabled: true });
+    const off = await tasman(['admin', 'account', 'update', account.account_id, '--no-hierarchy'], env);
+    expect(JSON.parse(off.stdout)).toMatchObject({ hierarchy_enabled: false });
+    const on = await tasman(['admin', 'account', 'update', account.account_id, '--hierarchy'], env);
+    expect(JSON.parse(on.stdout)).toMatchObject({ hierarchy_enabled: true });
+  });
+});
