@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyServerOptions, LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -43,6 +43,18 @@ export interface AppDeps {
   metrics: Metrics;
   /** A token that may read /metrics besides the operator token (METRICS_TOKEN). */
   metricsToken: string | null;
+  /** Which proxies' X-Forwarded-For to believe (TRUST_PROXY); false by default. */
+  trustProxy?: false | number | string[];
+}
+
+/**
+ * TRUST_PROXY for Fastify. Fastify refuses a bare hop count (it cannot tell the proxy from a client sending its
+ * own X-Forwarded-For), so a count N becomes "believe the N nearest hops", the Express meaning: right only when
+ * the proxies are the one way in, which is what setting a count asserts (docs/operations.md).
+ */
+function trustProxyOption(setting: false | number | string[]): FastifyServerOptions['trustProxy'] {
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting;
+  return setting;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -55,7 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : uuidv7();
     },
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: trustProxyOption(deps.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
     // One line per request, written when it ends (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -69,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Method, route and status only: never headers (keys) or bodies (message text).
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ip: request.ip, ms: Math.round(reply.elapsedTime) }, 'request');
     // The route pattern, never the raw URL: ids in paths would make a series per message.
     const route = request.routeOptions.url ?? 'unmatched';
     deps.metrics.httpRequests.inc({ route, status: reply.statusCode });

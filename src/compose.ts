@@ -282,6 +282,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
 
     const app = await buildApp({
       services, simulator, limiter, logger: options.logger === false ? false : logger, adminToken, health, metrics, metricsToken: config.metricsToken,
+      trustProxy: config.trustProxy,
     });
     const closeApp = () => app.close();
     stops.push(closeApp);

@@ -54,6 +54,7 @@ export const ENV = Type.Object({
   MESSAGE_VALIDITY_HOURS: int(48, 1, 99 * 24, 'validity_period on every submit (1 to 2376); a message still without a receipt an hour after it ends as `expired` (`no_receipt`), checked every minute'),
   RATE_LIMIT_RPS: int(50, 1, 1_000_000, 'requests per second per API key'),
   RATE_LIMIT_CONCURRENCY: int(25, 1, 1_000_000, 'concurrent requests per API key'),
+  TRUST_PROXY: optional('reverse proxies whose X-Forwarded-For is believed: addresses or CIDR ranges, or a hop count', 'off'),
   SIM_PORT: int(2775, 0, 65535, 'built-in simulator: SMPP port'),
   SIM_CONTROL_PORT: int(2776, 0, 65535, 'built-in simulator: control endpoint port (`tasman simulator`)'),
   SIM_DLR_DELAY_MS: int(200, 0, 3_600_000, 'built-in simulator: delay before a receipt'),
@@ -115,6 +116,22 @@ function url(name: string, raw: string | null | undefined, protocols: string[]):
 }
 
 /** The structured configuration every part of Tasman reads (its type is derived from ENV through loadConfig). */
+/** TRUST_PROXY: off, a hop count, or proxy addresses and CIDR ranges. */
+function trustProxy(raw: string | undefined): false | number | string[] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || ['false', 'off', 'no', '0'].includes(value.toLowerCase())) return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 100) throw new ConfigError(`TRUST_PROXY must be a hop count up to 100 or proxy addresses, got "${value}"`);
+    return hops;
+  }
+  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  // IPv4 or IPv6 addresses, optionally with a prefix length; anything else (true, a host name) is a mistake.
+  const bad = list.find((entry) => !/^(\d{1,3}(\.\d{1,3}){3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)(\/\d{1,3})?$/.test(entry));
+  if (bad !== undefined) throw new ConfigError(`TRUST_PROXY must be a hop count or proxy addresses (CIDR allowed), got "${bad}"`);
+  return list;
+}
+
 export function loadConfig(env: Env = process.env) {
   const e = readEnv(env);
   const databaseUrl = url('DATABASE_URL', e.DATABASE_URL, ['postgres:', 'postgresql:']);
@@ -174,6 +191,8 @@ export function loadConfig(env: Env = process.env) {
     /** validity_period on every submit; a message still without a receipt this long (plus an hour) ends expired. */
     messageValidityHours: e.MESSAGE_VALIDITY_HOURS,
     rateLimit: { rps: e.RATE_LIMIT_RPS, concurrency: e.RATE_LIMIT_CONCURRENCY },
+    /** Which reverse proxies' X-Forwarded-For to believe (per-client limits, request logs); false believes none. */
+    trustProxy: trustProxy(e.TRUST_PROXY),
     simulator: { port: e.SIM_PORT, controlPort: e.SIM_CONTROL_PORT, dlrDelayMs: e.SIM_DLR_DELAY_MS },
     logLevel: e.LOG_LEVEL as string,
     /** LOG_FORMAT: pretty (default on a terminal) or json (default otherwise). */
