@@ -6,8 +6,11 @@ import { AppError } from '../errors.ts';
 import { MAX_BODY_DEPTH } from './input-guard.ts';
 
 const TTL_MS = 24 * 60 * 60 * 1000;
-/** A claim with no response after this long belongs to a request that died (crash, timeout): it may be retaken. */
-const ABANDONED_MS = 60_000;
+/**
+ * A claim is a lease, renewed every third of it while its request runs (the heartbeat of platform/jobs): a key
+ * whose process died is retaken within this long, however slow a live request is.
+ */
+const LEASE_MS = 15_000;
 
 export type Within<T> = (tx: Tx, result: T) => Promise<void>;
 
@@ -26,16 +29,22 @@ export function canonicalJson(value: unknown, depth = 0): string {
 
 interface KeyRow { route: string; request_hash: string; response_status: number | null; response_body: string | null; stale: boolean; expired: boolean }
 
+// A claim without a response whose lease ran out (rows from before leases: created more than a lease ago).
+const STALE = sql`response_status is null and coalesce(lease_until, created_at + interval '15 seconds') < now()`;
+
 /**
  * Idempotency-Key for the send endpoints. The key is claimed in its own short commit (so a concurrent duplicate
  * sees it and gets 409), and the response is stored in the same transaction as the send itself: a replay can
  * only ever return a response whose messages and debit were committed.
  */
-export function createIdempotency(db: Db) {
+export function createIdempotency(db: Db, options: { leaseMs?: number } = {}) {
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const lease = sql`now() + ${`${leaseMs} milliseconds`}::interval`;
+
   async function claim(accountId: string, key: string, route: string, hash: string): Promise<boolean> {
     const claimed = await rows<{ key: string }>(db, sql`
-      insert into idempotency_keys (account_id, key, route, request_hash, expires_at)
-      values (${accountId}, ${key}, ${route}, ${hash}, ${new Date(Date.now() + TTL_MS)})
+      insert into idempotency_keys (account_id, key, route, request_hash, expires_at, lease_until)
+      values (${accountId}, ${key}, ${route}, ${hash}, ${new Date(Date.now() + TTL_MS)}, ${lease})
       on conflict (account_id, key) do nothing returning key`);
     return claimed.length > 0;
   }
@@ -43,11 +52,23 @@ export function createIdempotency(db: Db) {
   async function retake(accountId: string, key: string, hash: string): Promise<boolean> {
     const taken = await rows<{ key: string }>(db, sql`
       update idempotency_keys set created_at = now(), route = route, request_hash = ${hash},
-        expires_at = ${new Date(Date.now() + TTL_MS)}, response_status = null, response_body = null
-      where account_id = ${accountId} and key = ${key}
-        and (expires_at < now() or (response_status is null and created_at < now() - ${`${ABANDONED_MS} milliseconds`}::interval))
+        expires_at = ${new Date(Date.now() + TTL_MS)}, response_status = null, response_body = null, lease_until = ${lease}
+      where account_id = ${accountId} and key = ${key} and (expires_at < now() or (${STALE}))
       returning key`);
     return taken.length > 0;
+  }
+
+  /** Renews the claim's lease while its request runs; the returned function stops it. */
+  function heartbeat(accountId: string, key: string): () => void {
+    const timer = setInterval(() => {
+      db.execute(sql`
+        update idempotency_keys set lease_until = ${lease}
+        where account_id = ${accountId} and key = ${key} and response_status is null`).catch(() => {
+        // A missed beat only shortens the lease; the next one (or the response) follows.
+      });
+    }, Math.max(1, Math.floor(leaseMs / 3)));
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   async function run<T>(
@@ -63,7 +84,7 @@ export function createIdempotency(db: Db) {
     if (!owned) {
       const [row] = await rows<KeyRow>(db, sql`
         select route, request_hash, response_status, response_body, expires_at < now() as expired,
-               (response_status is null and created_at < now() - ${`${ABANDONED_MS} milliseconds`}::interval) as stale
+               (${STALE}) as stale
         from idempotency_keys where account_id = ${accountId} and key = ${key}`);
       if (!row || row.expired || row.stale) {
         owned = row ? await retake(accountId, key, hash) : await claim(accountId, key, route, hash);
@@ -79,6 +100,7 @@ export function createIdempotency(db: Db) {
       }
     }
 
+    const stopBeat = heartbeat(accountId, key);
     try {
       return await fn(async (tx, result) => {
         await tx.execute(sql`
@@ -89,6 +111,8 @@ export function createIdempotency(db: Db) {
       // Nothing was committed: free the key so the client can retry once it has fixed the cause.
       await db.execute(sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key} and response_status is null`);
       throw err;
+    } finally {
+      stopBeat();
     }
   }
 

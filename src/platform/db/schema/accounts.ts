@@ -107,6 +107,8 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   responseBody: text('response_body'),
   createdAt: ts('created_at').notNull().defaultNow(),
   expiresAt: ts('expires_at').notNull(),
+  // the in-flight claim's lease, renewed while its request runs; a dead process's key is retaken after it
+  leaseUntil: ts('lease_until'),
 }, (t) => [
   primaryKey({ columns: [t.accountId, t.key] }),
   index('idempotency_keys_expiry_idx').on(t.expiresAt),
