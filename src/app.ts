@@ -9,6 +9,7 @@ import { uuidv7 } from './platform/ids.ts';
 import { guardInput, registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { requireApiKey } from './platform/http/auth.ts';
+import { markApiKeyRoutes, registerRouteRegistry } from './platform/http/route-registry.ts';
 import type { RateLimiter } from './platform/http/rate-limit/index.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { messageRoutes } from './modules/messages/messages.routes.ts';
@@ -100,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
+  // Every route is recorded, and its documented errors derived, as it is registered (route-registry.ts).
+  registerRouteRegistry(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -131,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Public opt-out link pages (no API key, HTML, their own per-address limit).
   await app.register(optoutLinkRoutes, { services: deps.services });
   await app.register(async (scope) => {
+    markApiKeyRoutes(scope);
     requireApiKey(scope, {
       authenticate: deps.services.authenticate, limiter: deps.limiter,
       sessions: { cookie: USER_COOKIE, authenticate: deps.services.sessions.authenticate, permissionFor },

@@ -3,6 +3,8 @@
 export const errorStatus = {
   /** body or query failed validation */
   validation_failed: 400,
+  /** another client error raised by Fastify itself (answered with Fastify's own 4xx status, 400 by default) */
+  bad_request: 400,
   /** the JSON body could not be parsed */
   invalid_json: 400,
   /** not an AU or NZ mobile number */

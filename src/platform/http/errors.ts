@@ -3,9 +3,11 @@ import { AppError, errorStatus, type ErrorCode } from '../errors.ts';
 import { findInputProblem } from './input-guard.ts';
 import { sqlStateOf } from '../db/sql-state.ts';
 
+// `code` is an ErrorCode: the union in platform/errors.ts is closed, so every code this handler can emit is
+// declared there with its status.
 interface ErrorBody {
   error: string;
-  code: string;
+  code: ErrorCode;
   [extra: string]: unknown;
 }
 
@@ -53,6 +55,7 @@ function toBody(err: FastifyError & { validation?: unknown[]; validationContext?
     return { status: 400, body: { error: 'The request body is not valid JSON', code: 'invalid_json' } };
   }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    // Another client error Fastify raised (rare: its own 4xx status is kept).
     return { status: err.statusCode, body: { error: err.message, code: 'bad_request' } };
   }
   return { status: 500, body: { error: 'Internal server error', code: 'internal_error' } };
@@ -68,7 +71,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => {
-    return reply.status(404).send({ error: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'route_not_found' });
+    const body: ErrorBody = { error: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'route_not_found' };
+    return reply.status(404).send(body);
   });
 }
 
