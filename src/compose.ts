@@ -251,9 +251,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const services = createServices(config, database, metrics, logger);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
-    redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fail open'));
+    // Every failed reconnect emits an error: the limiter reports the outage itself, once a minute.
+    redis?.on('error', () => {});
     if (redis) stops.push(async () => { redis.disconnect(); });
-    const limiter = createRateLimiter({ rps: config.rateLimit.rps, concurrency: config.rateLimit.concurrency, redis: redis ?? undefined });
+    const limiter = createRateLimiter({ rps: config.rateLimit.rps, concurrency: config.rateLimit.concurrency, redis: redis ?? undefined, log: logger });
     stops.push(() => limiter.close());
 
     let adminToken = options.adminToken !== undefined ? options.adminToken : config.adminToken;

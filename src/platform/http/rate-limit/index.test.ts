@@ -38,3 +38,45 @@ describe('createRateLimiter', () => {
     await redis.quit();
   });
 });
+
+describe('createRateLimiter with Redis unreachable (issue 10 item 26)', () => {
+  it('falls back to the in-memory limiter instead of switching off, logging once a minute until Redis answers', async () => {
+    const redis = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    redis.on('error', () => {});
+    const logged: string[] = [];
+    const log = { warn: (_: object, msg: string) => logged.push(`warn ${msg}`), info: (_: object, msg: string) => logged.push(`info ${msg}`) };
+    let now = 1_000;
+    const limiter = createRateLimiter({ rps: 3, concurrency: 10, redis, now: () => now, log });
+    const decisions = [];
+    for (let i = 0; i < 5; i += 1) decisions.push(await limiter.acquire('k'));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
+    expect(decisions[3]!.reason).toBe('rate');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^warn redis unreachable/);
+    now += 30_000;
+    await limiter.acquire('k');
+    expect(logged).toHaveLength(1);
+    now += 31_000;
+    await limiter.acquire('k');
+    expect(logged).toHaveLength(2);
+    await limiter.close();
+    redis.disconnect();
+  });
+
+  it('says so once when Redis answers again', async () => {
+    const logged: string[] = [];
+    const log = { warn: (_: object, msg: string) => logged.push(`warn ${msg}`), info: (_: object, msg: string) => logged.push(`info ${msg}`) };
+    let up = false;
+    const reply = [0, 0, 0, 0, 0, 5];
+    const redis = {
+      evalsha: async () => { if (!up) throw new Error('connection is closed'); return reply; },
+      zrem: async () => 0,
+    } as unknown as Redis;
+    const limiter = createRateLimiter({ rps: 3, concurrency: 10, redis, now: () => 5, log });
+    await limiter.acquire('k');
+    up = true;
+    await limiter.acquire('k');
+    await limiter.acquire('k');
+    expect(logged.map((l) => l.split(':')[0])).toEqual(['warn redis unreachable', 'info redis reachable again']);
+  });
+});

@@ -28,7 +28,12 @@ export interface RateLimiterOptions {
   prefix?: string;
   /** milliseconds since the epoch; injected by tests */
   now?: () => number;
+  /** where a Redis outage is reported (once a minute while it lasts, and when it ends) */
+  log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
+
+/** While Redis is unreachable, how often the outage is logged again. */
+export const OUTAGE_LOG_INTERVAL_MS = 60_000;
 
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   assertPositiveInteger('rps', options.rps);
@@ -36,7 +41,26 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const limits = { rps: options.rps, concurrency: options.concurrency };
   const now = options.now ?? Date.now;
   if (options.redis) {
-    return createRedisLimiter({ ...limits, redis: options.redis, prefix: options.prefix, now });
+    // Redis unreachable: each process enforces the limits on its own (N processes admit up to N times the rate)
+    // rather than not at all, and says so once a minute until Redis answers again.
+    const local = createMemoryLimiter({ ...limits, now });
+    let lastLogged: number | null = null;
+    return createRedisLimiter({
+      ...limits, redis: options.redis, prefix: options.prefix, now,
+      fallback: (key) => {
+        const t = now();
+        if (lastLogged === null || t - lastLogged >= OUTAGE_LOG_INTERVAL_MS) {
+          options.log?.warn({ fallback: 'memory' }, 'redis unreachable: rate limits fall back to this process\'s in-memory limiter');
+          lastLogged = t;
+        }
+        return local.acquire(key);
+      },
+      onAnswer: () => {
+        if (lastLogged === null) return;
+        lastLogged = null;
+        options.log?.info({}, 'redis reachable again: rate limits shared across instances');
+      },
+    });
   }
   return createMemoryLimiter({ ...limits, now });
 }

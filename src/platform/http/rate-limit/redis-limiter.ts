@@ -47,8 +47,15 @@ export interface RedisLimiterOptions extends Limits {
   now: () => number;
   /** how long a slot survives without release; longer than any request should take */
   leaseMs?: number;
-  /** longest wait for Redis before failing open */
+  /** longest wait for Redis before falling back (or failing open) */
   timeoutMs?: number;
+  /**
+   * Decides while Redis cannot (down, slow, a malformed reply): this process's in-memory limiter, so limits hold
+   * per process instead of switching off. Without one the limiter fails open.
+   */
+  fallback?: (key: string) => Promise<RateLimitDecision>;
+  /** Called after each answer Redis gave, so an outage can be declared over. */
+  onAnswer?: () => void;
 }
 
 const REFUSALS: Record<number, Refusal | undefined> = { 0: undefined, 1: 'rate', 2: 'concurrency' };
@@ -97,10 +104,11 @@ export function createRedisLimiter(options: RedisLimiterOptions): RateLimiter {
           timeoutMs,
         );
       } catch {
-        return failOpen(slotRelease(slotKey, token));
+        return unavailable(key, slotRelease(slotKey, token));
       }
       const parsed = parseReply(reply);
-      if (!parsed) return failOpen(slotRelease(slotKey, token));
+      if (!parsed) return unavailable(key, slotRelease(slotKey, token));
+      options.onAnswer?.();
       const { refusal, state, at } = parsed;
       const headers = decisionHeaders(state, limits, at, refusal);
       if (refusal !== undefined) return { allowed: false, reason: refusal, headers, release: () => {} };
@@ -115,6 +123,13 @@ export function createRedisLimiter(options: RedisLimiterOptions): RateLimiter {
   // Redis client's own error events, so an outage does not produce one log line per request. The headers describe
   // a window holding only this request. release() still removes the token in case a timed-out script did run, so
   // the slot does not linger for the whole lease.
+  async function unavailable(key: string, release: () => void): Promise<RateLimitDecision> {
+    if (!options.fallback) return failOpen(release);
+    // A timed-out script may still have run: remove its token, whatever the fallback decides.
+    release();
+    return options.fallback(key);
+  }
+
   function failOpen(release: () => void): RateLimitDecision {
     return {
       allowed: true,
