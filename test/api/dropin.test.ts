@@ -63,3 +63,29 @@ describe('{{SendingNumber}}', () => {
     expect(bodies).toEqual([[r1, `Hi , text ${SHARED_AU}`], [r2, `Hi Ana, text ${SHARED_AU}`]].sort());
   });
 });
+
+describe('fields the libraries\' types expect', () => {
+  it('account detail: sending_number and default_sender_id_value', async () => {
+    const parent = await createAccount(t.app, { hierarchy: true, credits: 10, abn: '51824753556' });
+    const child = await call(t.app, parent.apiKey, 'POST', '/accounts', { business_name: 'Kid Co' });
+    const id = child.body.id as string;
+    expect((await call(t.app, parent.apiKey, 'GET', `/account/${id}`)).body.account).toMatchObject({ sending_number: null, default_sender_id_value: null });
+    const own = mobile();
+    expect((await admin(t.app, 'POST', '/admin/numbers', { number: own, country: 'AU', account_id: id })).status).toBe(201);
+    const senderId = `Kid${randomUUID().slice(0, 6)}`.replace(/[^A-Za-z0-9]/g, 'x');
+    expect((await admin(t.app, 'POST', '/admin/sender-ids', { account_id: id, sender_id: senderId, abn: '51824753556' })).status).toBe(201);
+    expect((await call(t.app, parent.apiKey, 'GET', `/account/${id}`)).body.account).toMatchObject({ sending_number: own, default_sender_id_value: senderId });
+  });
+
+  it('inbox items: status received and the campaign of the message replied to', async () => {
+    const a = await createAccount(t.app);
+    const customer = mobile();
+    const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: customer, message: 'Reply?', campaign: 'Spring' });
+    expect(sent.status).toBe(200);
+    await t.services.inbox.receive({ from: customer, to: SHARED_AU, text: 'Yes', receivedAt: new Date() });
+    const inbox = await call(t.app, a.apiKey, 'GET', '/inbox');
+    const campaignId = ((await call(t.app, a.apiKey, 'GET', `/message/${String(sent.body.message_id)}`)).body.message as Json).campaign_id;
+    expect(campaignId).toEqual(expect.any(String));
+    expect(inbox.body.messages).toEqual([expect.objectContaining({ from: customer, status: 'received', campaign_id: campaignId, in_reply_to: sent.body.message_id })]);
+  });
+});

@@ -61,6 +61,7 @@ describe('POST /accounts', () => {
         managed_by_parent: true, team_access_from_parent: false, user_count: 0, number_count: 0,
         email: 'owner@acme.test', parent_account_id: parent.accountId, created_at: expect.stringMatching(/Z$/),
         hierarchy_enabled: false, optout_exempt: true, inherit_parent_senders: false, abn: '51824753556',
+        sending_number: null, default_sender_id_value: null,
       },
     });
     expect(await ledger(id)).toEqual([{ kind: 'allocate', delta: 20, balance_after: 20, counterparty_id: parent.accountId }]);
@@ -81,7 +82,8 @@ describe('POST /accounts', () => {
     const res = await call(t.app, parent.apiKey, 'POST', '/accounts', { business_name: 'Too rich', seed_credits: 6 });
     expect(res.status).toBe(402);
     expect(res.body).toMatchObject({ code: 'insufficient_credits', credits_required: 6, credits_available: 5 });
-    expect((await call(t.app, parent.apiKey, 'GET', '/accounts')).body.accounts).toEqual([]);
+    // Only the caller itself (listed first, as the client libraries expect): nothing was created.
+    expect((await call(t.app, parent.apiKey, 'GET', '/accounts')).body.accounts).toEqual([expect.objectContaining({ id: parent.accountId })]);
     expect((await call(t.app, parent.apiKey, 'GET', '/balance')).body.credits).toBe(5);
   });
 
@@ -129,18 +131,19 @@ describe('POST /accounts', () => {
 });
 
 describe('GET /accounts', () => {
-  it('lists only the caller\'s open sub-accounts', async () => {
+  it('lists the caller itself first (parent_account_id null), then only its open sub-accounts', async () => {
     const { parent, child } = await family(t.app);
     const second = await call(t.app, parent.apiKey, 'POST', '/accounts', { business_name: 'Second' });
     await family(t.app); // a stranger's family
     const list = await call(t.app, parent.apiKey, 'GET', '/accounts');
     expect(list.status).toBe(200);
     expect(list.body.accounts).toEqual([
+      { id: parent.accountId, business_name: expect.any(String), parent_account_id: null, created_at: expect.any(String), account_status: 'active', credits: expect.any(Number) },
       { id: child.accountId, business_name: 'Child Co', parent_account_id: parent.accountId, created_at: expect.any(String), account_status: 'active', credits: 10 },
       { id: second.body.id, business_name: 'Second', parent_account_id: parent.accountId, created_at: expect.any(String), account_status: 'active', credits: 0 },
     ]);
     await call(t.app, parent.apiKey, 'DELETE', `/account/${second.body.id}`);
-    expect((await call(t.app, parent.apiKey, 'GET', '/accounts')).body.accounts).toHaveLength(1);
+    expect((await call(t.app, parent.apiKey, 'GET', '/accounts')).body.accounts).toHaveLength(2);
   });
 });
 
@@ -294,7 +297,7 @@ describe('DELETE /account/{id}', () => {
 
     const res = await call(t.app, parent.apiKey, 'DELETE', `/account/${child.accountId}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, credits_returned: 9 });
+    expect(res.body).toEqual({ ok: true, credits_returned: 9, scheduled_for_deletion: false });
     expect((await call(t.app, child.apiKey, 'GET', '/balance')).status).toBe(401);
     expect((await call(t.app, parent.apiKey, 'GET', '/balance')).body.credits).toBe(99);
     expect(((await call(t.app, parent.apiKey, 'GET', '/numbers')).body.numbers as Array<{ number: string }>).map((n) => n.number)).toEqual([number]);

@@ -391,13 +391,24 @@ describe('GET /report/group', () => {
 
     const res = await call(t.app, parent.apiKey, 'GET', '/report/group');
     expect(res.status).toBe(200);
+    // Each row also carries messages, inbound and optouts (the client libraries' group report rows); they add up
+    // to the grand total.
+    type Row = { messages: Record<string, number>; inbound: number; optouts: number };
+    const rowsOf = res.body.accounts as Row[];
+    const total = res.body.grand_total as Row;
+    expect(rowsOf.reduce((n, r) => n + r.inbound, 0)).toBe(total.inbound);
+    expect(rowsOf.reduce((n, r) => n + r.optouts, 0)).toBe(total.optouts);
+    for (const k of ['total', 'parts', 'sent', 'delivered', 'failed']) {
+      expect(rowsOf.reduce((n, r) => n + r.messages[k]!, 0)).toBe(total.messages[k]);
+    }
+    expect(rowsOf[1]).toMatchObject({ messages: { total: 4, sent: 4, delivered: 2, failed: 1 }, inbound: 1 });
     expect(res.body).toEqual({
       from: daysAgo(30), to: today(),
       accounts: [
-        { account_id: parent.accountId, business_name: 'Parent Pty', credits_consumed: 2, delivery_rate: 1 },
-        { account_id: one.accountId, business_name: 'One Co', credits_consumed: 4, delivery_rate: 2 / 3 },
-        { account_id: two.accountId, business_name: 'Two Co', credits_consumed: 1, delivery_rate: 0 },
-        { account_id: three.accountId, business_name: 'Three Co', credits_consumed: 1, delivery_rate: 0.5 },
+        { account_id: parent.accountId, business_name: 'Parent Pty', credits_consumed: 2, delivery_rate: 1, messages: expect.any(Object), inbound: expect.any(Number), optouts: expect.any(Number) },
+        { account_id: one.accountId, business_name: 'One Co', credits_consumed: 4, delivery_rate: 2 / 3, messages: expect.any(Object), inbound: expect.any(Number), optouts: expect.any(Number) },
+        { account_id: two.accountId, business_name: 'Two Co', credits_consumed: 1, delivery_rate: 0, messages: expect.any(Object), inbound: expect.any(Number), optouts: expect.any(Number) },
+        { account_id: three.accountId, business_name: 'Three Co', credits_consumed: 1, delivery_rate: 0.5, messages: expect.any(Object), inbound: expect.any(Number), optouts: expect.any(Number) },
       ],
       grand_total: {
         credits_consumed: 8, inbound: 1, optouts: 1,

@@ -74,6 +74,17 @@ export async function accountCounts(db: Executor, accountId: string): Promise<{ 
 }
 
 /**
+ * The account's defaults as the client libraries read them: its first dedicated number (the default sender,
+ * as the send rule picks it) and its first Sender ID registered to its ABN; null when it has none.
+ */
+export async function accountSenders(db: Executor, accountId: string, abn: string | null): Promise<{ number: string | null; senderId: string | null }> {
+  const [row] = await rows<{ number: string | null; sender_id: string | null }>(db, sql`
+    select (select n.number from numbers n where n.account_id = ${accountId} order by n.number limit 1) as number,
+           (select s.sender_id from sender_ids s where s.abn = ${abn} order by s.sender_id limit 1) as sender_id`);
+  return { number: row?.number ?? null, senderId: row?.sender_id ?? null };
+}
+
+/**
  * Locks both accounts' rows in id order. Every transfer (allocate, recall, close) takes its locks this way, so two
  * transfers between the same pair can never wait on each other in a cycle; a send locks only its own row.
  */

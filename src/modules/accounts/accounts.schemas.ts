@@ -35,7 +35,9 @@ export const PatchSubAccount = Type.Object({
 });
 
 export const AccountListItem = Type.Object({
-  id: Uuid, business_name: Type.String(), parent_account_id: Uuid, created_at: Timestamp,
+  id: Uuid, business_name: Type.String(),
+  parent_account_id: Type.Union([Uuid, Type.Null()], { description: 'null on the calling account itself (listed first)' }),
+  created_at: Timestamp,
   account_status: Type.String(), credits: Type.Integer(),
 });
 export const AccountList = Type.Object({ accounts: Type.Array(AccountListItem) });
@@ -57,10 +59,15 @@ export const AccountDetail = Type.Object({
   optout_exempt: Type.Boolean(),
   inherit_parent_senders: Type.Boolean(),
   abn: Nullable(Type.String()),
+  sending_number: Nullable(Type.String({ description: 'the default sender: the first dedicated number, or null (the shared number is used)' })),
+  default_sender_id_value: Nullable(Type.String({ description: 'the first Sender ID registered to the account\'s ABN, or null' })),
 });
 export const AccountResponse = Type.Object({ account: AccountDetail });
 export const PatchResult = Type.Object({ ok: Type.Boolean(), account: AccountDetail });
-export const CloseResult = Type.Object({ ok: Type.Boolean(), credits_returned: Type.Integer() });
+export const CloseResult = Type.Object({
+  ok: Type.Boolean(), credits_returned: Type.Integer(),
+  scheduled_for_deletion: Type.Boolean({ description: 'always false: Tasman closes the sub-account at once' }),
+});
 
 export const Balance = Type.Object({ credits: Type.Integer() });
 export const TransferRequest = Type.Object({ amount: Type.Integer({ minimum: 1, maximum: 100_000_000 }) });

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { revokeAllKeys } from '../keys/keys.repo.ts';
 import { normaliseAbn } from '../../shared/abn.ts';
 import {
-  accountCounts, branchEmailTaken, closeAccountRow, findAccount, insertAccount, listChildren, lockAccount, lockPair,
+  accountCounts, accountSenders, branchEmailTaken, closeAccountRow, findAccount, insertAccount, listChildren, lockAccount, lockPair,
   moveNumbersBetween, updateAccount, type AccountRow,
 } from './accounts.repo.ts';
 import { assertCanParent, assertHierarchyEnabled, loadManagedAccount } from './access.ts';
@@ -41,7 +41,7 @@ const emailTaken = () => new AppError('email_taken', 'An account in this group a
 
 /** The `account` object of GET /account/{id}: the document's fields plus the ones CONTRACT.md adds. */
 export async function accountDetail(db: Db, row: AccountRow) {
-  const counts = await accountCounts(db, row.id);
+  const [counts, senders] = await Promise.all([accountCounts(db, row.id), accountSenders(db, row.id, row.abn)]);
   return {
     id: row.id,
     business_name: row.businessName,
@@ -59,6 +59,8 @@ export async function accountDetail(db: Db, row: AccountRow) {
     optout_exempt: row.optoutExempt,
     inherit_parent_senders: row.inheritParentSenders,
     abn: row.abn,
+    sending_number: senders.number,
+    default_sender_id_value: senders.senderId,
   };
 }
 
@@ -67,9 +69,11 @@ export function createAccountService(deps: { db: Db }) {
 
   async function list(actor: Actor) {
     assertHierarchyEnabled(actor);
-    const children = await listChildren(db, actor.accountId);
+    // The calling account first, as the client libraries document, then its sub-accounts.
+    const [self, children] = await Promise.all([findAccount(db, actor.accountId), listChildren(db, actor.accountId)]);
+    const all = self ? [self, ...children] : children;
     return {
-      accounts: children.map((c) => ({
+      accounts: all.map((c) => ({
         id: c.id, business_name: c.businessName, parent_account_id: c.parentId, created_at: c.createdAt.toISOString(),
         account_status: c.accountStatus, credits: c.credits,
       })),
@@ -146,7 +150,8 @@ export function createAccountService(deps: { db: Db }) {
       await revokeAllKeys(tx, child.id);
       await moveNumbersBetween(tx, child.id, actor.accountId);
       await closeAccountRow(tx, child.id);
-      return { ok: true, credits_returned: returned };
+      // Tasman closes at once (history kept): nothing is scheduled for later deletion.
+      return { ok: true, credits_returned: returned, scheduled_for_deletion: false };
     });
   }
 

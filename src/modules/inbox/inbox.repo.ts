@@ -105,6 +105,7 @@ export interface InboxItemRow {
   is_optout: boolean;
   is_optin: boolean;
   reply_to_body: string | null;
+  campaign_id: string | null;
 }
 
 function where(accountId: string, f: InboxFilter): SQL {
@@ -117,7 +118,8 @@ function where(accountId: string, f: InboxFilter): SQL {
 
 export async function listInbox(db: Executor, accountId: string, f: InboxFilter, limit: number, offset: number): Promise<InboxItemRow[]> {
   return rows<InboxItemRow>(db, sql`
-    select i.id, i.from_number, i.to_number, i.body, i.received_at, i.in_reply_to, i.is_optout, i.is_optin, m.body as reply_to_body
+    select i.id, i.from_number, i.to_number, i.body, i.received_at, i.in_reply_to, i.is_optout, i.is_optin, m.body as reply_to_body,
+           m.campaign_id
     from inbound_messages i
     left join messages m on m.id = i.in_reply_to and m.account_id = i.account_id
     where ${where(accountId, f)}

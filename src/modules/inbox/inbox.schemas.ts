@@ -25,6 +25,8 @@ export const InboxItem = Type.Object({
   recipient: Type.String({ description: 'Same as to' }),
   created_at: Timestamp,
   reply_to_body: Nullable(Type.String({ description: 'Body of the message replied to' })),
+  campaign_id: Nullable(Type.String({ description: 'the campaign of the message replied to, or null' })),
+  status: Type.Literal('received'),
 });
 
 export const InboxList = Type.Object({

@@ -155,6 +155,8 @@ export function createInboxService(deps: InboxServiceDeps) {
         recipient: r.to_number,
         created_at: iso(r.received_at),
         reply_to_body: r.reply_to_body,
+        campaign_id: r.campaign_id,
+        status: 'received' as const,
       })),
       total,
       limit,

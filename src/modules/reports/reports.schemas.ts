@@ -62,6 +62,9 @@ export const GroupReport = Type.Object({
     business_name: Type.String(),
     credits_consumed: Type.Integer(),
     delivery_rate: Type.Number({ description: 'delivered / (delivered + failed), 0 when no message reached a final outcome' }),
+    messages: MessageCounters,
+    inbound: Type.Integer(),
+    optouts: Type.Integer(),
   })),
   grand_total: Type.Object({
     credits_consumed: Type.Integer(),

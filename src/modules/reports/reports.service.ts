@@ -93,6 +93,7 @@ export function createReportService(deps: { db: Db; now?: () => Date }) {
       accounts: usage.map((u) => ({
         account_id: u.accountId, business_name: u.businessName,
         credits_consumed: u.creditsConsumed, delivery_rate: deliveryRate(u.messages),
+        messages: u.messages, inbound: u.inbound, optouts: u.optouts,
       })),
       grand_total: total,
     };
