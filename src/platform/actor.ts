@@ -1,3 +1,5 @@
+import type { Scope } from '../modules/keys/scopes.ts';
+
 // Who is calling: the account behind the API key, as read at the start of the request.
 export interface AccountSnapshot {
   id: string;
@@ -24,6 +26,8 @@ export interface Actor {
   accountId: string;
   /** The API key's id; for a session, `session:<user id>` (rate limits are per key or per signed-in user). */
   keyId: string;
+  /** What this key may do (read, send, manage). */
+  scopes: Scope[];
   account: AccountSnapshot;
   /** Set when the caller is a signed-in dashboard user rather than an API key (a key may do everything). */
   user?: SessionUser;

@@ -51,6 +51,10 @@ export const errorStatus = {
   csrf_failed: 403,
   /** the signed-in user lacks can_send or can_billing for this */
   permission_denied: 403,
+  /** the API key lacks the scope (read, send, manage) this route or tool needs */
+  insufficient_scope: 403,
+  /** an MCP tool call would spend more credits than MCP_MAX_CREDITS_PER_CALL allows; the agent must ask its user */
+  credit_limit_exceeded: 403,
   /** missing, or not visible to the caller (never says which) */
   not_found: 404,
   /** secret rotation before the webhook's URL was set with PUT */

@@ -3,6 +3,13 @@ import type { Actor } from '../../platform/actor.ts';
 import { notFound } from '../../platform/errors.ts';
 import { insertKey, keyExists, listKeys, revokeKey } from '../keys/keys.repo.ts';
 import { loadManagedAccount } from './access.ts';
+import { normaliseScopes, requireScopesWithin, type Scope } from '../keys/scopes.ts';
+import { toKeyCreated } from '../keys/key-view.ts';
+
+export interface KeyInput {
+  name?: string;
+  scopes?: Scope[];
+}
 
 // API keys of a sub-account, managed by its parent. A new key works at once (the authenticator reads the database
 // on every request); a revoked one fails on its very next request. Hashes never leave the repo.
@@ -13,7 +20,7 @@ export function createAccountKeyService(deps: { db: Db }) {
     const keys = await listKeys(db, accountId);
     return {
       keys: keys.map((k) => ({
-        id: k.id, name: k.name, prefix: k.prefix, revoked_at: k.revokedAt?.toISOString() ?? null,
+        id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, revoked_at: k.revokedAt?.toISOString() ?? null,
         created_at: k.createdAt.toISOString(), last_used_at: k.lastUsedAt?.toISOString() ?? null,
       })),
     };
@@ -24,14 +31,16 @@ export function createAccountKeyService(deps: { db: Db }) {
     return keysOf(accountId);
   }
 
-  async function issue(accountId: string, name: string | undefined) {
-    const key = await insertKey(db, accountId, name?.trim() || 'API key');
-    return { id: key.id, key: key.key, prefix: key.prefix, name: key.name, created_at: key.createdAt.toISOString() };
+  /** Without `scopes` the key gets all three; the caller may hand out only scopes it holds itself. */
+  async function issue(actor: Actor, accountId: string, input: KeyInput) {
+    const scopes = normaliseScopes(input.scopes);
+    requireScopesWithin(actor.scopes, scopes);
+    return toKeyCreated(await insertKey(db, accountId, input.name?.trim() || 'API key', scopes));
   }
 
-  async function create(actor: Actor, accountId: string, name: string | undefined) {
+  async function create(actor: Actor, accountId: string, input: KeyInput) {
     await loadManagedAccount(db, actor, accountId, { write: true });
-    return issue(accountId, name);
+    return issue(actor, accountId, input);
   }
 
   async function dropKey(accountId: string, keyId: string) {
@@ -50,7 +59,7 @@ export function createAccountKeyService(deps: { db: Db }) {
   // downtime is create the new key, deploy it, revoke the old one.
   const own = {
     list: (actor: Actor) => keysOf(actor.accountId),
-    create: (actor: Actor, name: string | undefined) => issue(actor.accountId, name),
+    create: (actor: Actor, input: KeyInput) => issue(actor, actor.accountId, input),
     revoke: (actor: Actor, keyId: string) => dropKey(actor.accountId, keyId),
   };
 

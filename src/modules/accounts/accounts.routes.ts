@@ -16,47 +16,58 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   const { accounts, accountKeys } = services;
 
   app.get('/accounts', {
+    config: { scope: 'read' },
     schema: { tags, summary: 'The caller\'s sub-accounts', response: { 200: AccountList, ...errors(401, 403) } },
   }, async (request) => accounts.list(request.actor));
 
   app.post('/accounts', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Create a sub-account', body: CreateSubAccount, response: { 201: SubAccountCreated, ...errors(400, 401, 402, 403, 409) } },
   }, async (request, reply) => reply.status(201).send(await accounts.create(request.actor, request.body)));
 
   app.get('/account/:id', {
+    config: { scope: 'read' },
     schema: { tags, summary: 'A sub-account', params: AccountIdParams, response: { 200: AccountResponse, ...errors(400, 401, 403, 404) } },
   }, async (request) => accounts.get(request.actor, request.params.id));
 
   app.patch('/account/:id', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Change a sub-account\'s settings', params: AccountIdParams, body: PatchSubAccount, response: { 200: PatchResult, ...errors(400, 401, 403, 404, 409) } },
   }, async (request) => accounts.patch(request.actor, request.params.id, request.body));
 
   app.delete('/account/:id', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Close a sub-account: keys revoked, credits and numbers back to the parent', params: AccountIdParams, response: { 200: CloseResult, ...errors(400, 401, 403, 404) } },
   }, async (request) => accounts.close(request.actor, request.params.id));
 
   app.get('/account/:id/balance', {
+    config: { scope: 'read' },
     schema: { tags, summary: 'A sub-account\'s credits', params: AccountIdParams, response: { 200: Balance, ...errors(400, 401, 403, 404) } },
   }, async (request) => accounts.balance(request.actor, request.params.id));
 
   app.post('/account/:id/credits/allocate', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Move credits from the parent to the sub-account', params: AccountIdParams, body: TransferRequest, response: { 200: TransferResult, ...errors(400, 401, 402, 403, 404) } },
   }, async (request) => accounts.transfer(request.actor, request.params.id, request.body.amount, 'allocate'));
 
   app.post('/account/:id/credits/recall', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Move credits from the sub-account back to the parent', params: AccountIdParams, body: TransferRequest, response: { 200: TransferResult, ...errors(400, 401, 402, 403, 404) } },
   }, async (request) => accounts.transfer(request.actor, request.params.id, request.body.amount, 'recall'));
 
   app.get('/account/:id/keys', {
+    config: { scope: 'read' },
     schema: { tags, summary: 'A sub-account\'s API keys (never the keys themselves)', params: AccountIdParams, response: { 200: KeyList, ...errors(400, 401, 403, 404) } },
   }, async (request) => accountKeys.list(request.actor, request.params.id));
 
   app.post('/account/:id/key', {
+    config: { scope: 'manage' },
     preValidation: emptyBodyIsObject,
     schema: { tags, summary: 'Issue an API key for a sub-account', params: AccountIdParams, body: CreateKey, response: { 201: KeyCreated, ...errors(400, 401, 403, 404) } },
-  }, async (request, reply) => reply.status(201).send(await accountKeys.create(request.actor, request.params.id, request.body.name)));
+  }, async (request, reply) => reply.status(201).send(await accountKeys.create(request.actor, request.params.id, request.body)));
 
   app.delete('/account/:id/key/:keyId', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Revoke a sub-account\'s API key', params: KeyParams, response: { 200: Ok, ...errors(400, 401, 403, 404) } },
   }, async (request) => accountKeys.revoke(request.actor, request.params.id, request.params.keyId));
 };

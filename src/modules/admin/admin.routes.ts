@@ -4,6 +4,7 @@ import { requireAdminToken } from '../../platform/http/auth.ts';
 import type { Services } from '../../compose.ts';
 import { AppError } from '../../platform/errors.ts';
 import { OPERATOR_COOKIE } from '../sessions/sessions.routes.ts';
+import { KeyCreated, KeyScopes } from '../keys/keys.schemas.ts';
 
 /** What the simulator route needs of the built-in SMSC. */
 export interface InboundInjector {
@@ -21,7 +22,6 @@ const AccountSummary = Type.Object({
   parent_account_id: Type.Optional(Nullable(Uuid)), active_keys: Type.Optional(Type.Integer()), created_at: Type.Optional(Timestamp),
   max_numbers: Type.Optional(Nullable(Type.Integer({ description: 'dedicated numbers the account may hold; null: the MAX_NUMBERS default' }))),
 });
-const KeyCreated = Type.Object({ id: Uuid, key: Type.String(), prefix: Type.String(), name: Type.String(), created_at: Timestamp });
 
 export const adminRoutes: FastifyPluginAsyncTypebox<{
   services: Services;
@@ -81,10 +81,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
   app.post('/admin/accounts/:id/keys', {
     schema: {
       tags, security, summary: 'Issue an API key (shown once)', params: IdParams,
-      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), scopes: Type.Optional(KeyScopes) }),
       response: { 201: KeyCreated, ...errors(400, 401, 404) },
     },
-  }, async (request, reply) => reply.status(201).send(await admin.createKey(request.params.id, request.body.name)));
+  }, async (request, reply) => reply.status(201).send(await admin.createKey(request.params.id, request.body.name, request.body.scopes)));
 
   app.delete('/admin/accounts/:id/keys/:keyId', {
     schema: {

@@ -7,6 +7,8 @@ import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { insertKey, keyExists, revokeKey } from '../keys/keys.repo.ts';
 import { normalisePhone } from '../../shared/phone.ts';
 import { normaliseAbn } from '../../shared/abn.ts';
+import { normaliseScopes, type Scope } from '../keys/scopes.ts';
+import { toKeyCreated } from '../keys/key-view.ts';
 import { parseSender } from '../senders/sender.ts';
 import { activeKeyCount, insertNumber, insertSenderId } from './admin.repo.ts';
 
@@ -67,10 +69,9 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
     };
   }
 
-  async function createKey(accountId: string, name: string) {
+  async function createKey(accountId: string, name: string, scopes?: Scope[]) {
     if (!(await findAccount(db, accountId))) throw notFound('Account');
-    const key = await insertKey(db, accountId, name);
-    return { id: key.id, key: key.key, prefix: key.prefix, name: key.name, created_at: key.createdAt.toISOString() };
+    return toKeyCreated(await insertKey(db, accountId, name, normaliseScopes(scopes)));
   }
 
   async function revoke(accountId: string, keyId: string) {

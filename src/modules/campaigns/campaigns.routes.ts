@@ -3,7 +3,7 @@ import { errors, IdParams, Offset, Timestamp, Uuid } from '../../platform/http/s
 import type { Services } from '../../compose.ts';
 import { MessageItem } from '../messages/messages.schemas.ts';
 
-const CampaignResponse = Type.Object({
+export const CampaignResponse = Type.Object({
   campaign: Type.Object({
     id: Uuid,
     name: Type.Union([Type.String(), Type.Null()]),
@@ -24,14 +24,15 @@ const CampaignResponse = Type.Object({
   offset: Type.Integer(),
 });
 
-const Page = Type.Object({
+export const CampaignPage = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
   offset: Offset,
 });
 
 export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/campaign/:id', {
-    schema: { tags: ['Tracking'], summary: 'A campaign with its statistics and messages', params: IdParams, querystring: Page, response: { 200: CampaignResponse, ...errors(400, 401, 404) } },
+    config: { scope: 'read' },
+    schema: { tags: ['Tracking'], summary: 'A campaign with its statistics and messages', params: IdParams, querystring: CampaignPage, response: { 200: CampaignResponse, ...errors(400, 401, 404) } },
   }, async (request) => services.campaigns.get(request.actor, request.params.id, request.query));
 
   app.delete('/campaign/:id/schedule', {

@@ -4,6 +4,7 @@ import { apiKeys } from '../../platform/db/schema/index.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { generateApiKey } from './api-key.ts';
+import { ALL_SCOPES, type Scope } from './scopes.ts';
 
 export interface KeyRow {
   id: string;
@@ -12,18 +13,21 @@ export interface KeyRow {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  scopes: Scope[];
 }
 
-export async function insertKey(db: Executor, accountId: string, name: string): Promise<KeyRow & { key: string }> {
+export async function insertKey(
+  db: Executor, accountId: string, name: string, scopes: readonly Scope[] = ALL_SCOPES,
+): Promise<KeyRow & { key: string }> {
   const { key, prefix, hash } = generateApiKey();
-  const [row] = await db.insert(apiKeys).values({ id: uuidv7(), accountId, name, prefix, hash }).returning();
-  return { ...row!, key };
+  const [row] = await db.insert(apiKeys).values({ id: uuidv7(), accountId, name, prefix, hash, scopes: [...scopes] }).returning();
+  return { ...row!, scopes: row!.scopes as Scope[], key };
 }
 
 export async function listKeys(db: Executor, accountId: string): Promise<KeyRow[]> {
   return db.select({
     id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt,
-    revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt,
+    revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt, scopes: sql<Scope[]>`${apiKeys.scopes}`,
   }).from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt));
 }
 
@@ -49,6 +53,7 @@ export async function revokeAllKeys(db: Executor, accountId: string): Promise<vo
 /** The account columns an actor carries, as selected by the key and session lookups. */
 export interface ActorRow {
   key_id: string;
+  scopes: Scope[];
   account_id: string;
   parent_id: string | null;
   business_name: string;
@@ -64,6 +69,7 @@ export interface ActorRow {
 export function toActor(row: ActorRow): Actor {
   return {
     keyId: row.key_id,
+    scopes: row.scopes,
     accountId: row.account_id,
     account: {
       id: row.account_id,
@@ -95,7 +101,7 @@ export const SUBTREE_OPEN = sql.raw(`a.account_status <> 'closed' and coalesce(p
  */
 export async function findActorsByHashes(db: Executor, hashes: string[]): Promise<Map<string, Actor>> {
   const found = await preparedRows<ActorRow & { hash: string }>(db, sql`
-    select k.hash, k.id as key_id, a.id as account_id, a.parent_id, a.business_name, a.abn, ${SUBTREE_STATUS} as account_status,
+    select k.hash, k.id as key_id, k.scopes, a.id as account_id, a.parent_id, a.business_name, a.abn, ${SUBTREE_STATUS} as account_status,
            a.hierarchy_enabled, a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders
     from api_keys k join accounts a on a.id = k.account_id ${PARENT_JOIN}
     where k.hash in (select jsonb_array_elements_text(${JSON.stringify(hashes)}::jsonb))

@@ -11,15 +11,18 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
   const keys = services.accountKeys.own;
 
   app.get('/keys', {
+    config: { scope: 'read' },
     schema: { tags, summary: 'The caller\'s own API keys (never the keys themselves)', response: { 200: KeyList, ...errors(401) } },
   }, async (request) => keys.list(request.actor));
 
   app.post('/keys', {
+    config: { scope: 'manage' },
     preValidation: emptyBodyIsObject,
     schema: { tags, summary: 'Issue an API key for the caller\'s own account (shown once)', body: CreateKey, response: { 201: KeyCreated, ...errors(400, 401) } },
-  }, async (request, reply) => reply.status(201).send(await keys.create(request.actor, request.body.name)));
+  }, async (request, reply) => reply.status(201).send(await keys.create(request.actor, request.body)));
 
   app.delete('/keys/:keyId', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Revoke one of the caller\'s own API keys', params: Type.Object({ keyId: Uuid }), response: { 200: Ok, ...errors(400, 401, 404) } },
   }, async (request) => keys.revoke(request.actor, request.params.keyId));
 };

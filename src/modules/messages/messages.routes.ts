@@ -14,11 +14,13 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   const { messages, idempotency } = services;
 
   app.post('/send', {
+    config: { scope: 'send' },
     schema: { tags: ['Sending'], summary: 'Send one message', body: SendRequest, headers: IdempotencyHeaders, response: { 200: SendResult, ...sendErrors } },
   }, async (request, reply) => idempotency.run(request, reply, 'send',
     (within) => messages.send(request.actor, request.body, within)));
 
   app.post('/send-batch', {
+    config: { scope: 'send' },
     schema: { tags: ['Sending'], summary: 'Send a merged batch of up to 1,000 recipients', body: BatchRequest, headers: IdempotencyHeaders, response: { 200: BatchResult, ...sendErrors } },
   }, async (request, reply) => idempotency.run(request, reply, 'send-batch',
     (within) => messages.sendBatch(request.actor, request.body, within)));
@@ -32,6 +34,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => messages.previewBatch(request.actor, request.body));
 
   app.get('/message/:id', {
+    config: { scope: 'read' },
     schema: { tags: ['Tracking'], summary: 'A message and its delivery receipt, by id or by the Idempotency-Key used on /send', params: MessageRef, response: { 200: MessageResponse, ...errors(400, 401, 404) } },
   }, async (request) => messages.get(request.actor, request.params.id));
 

@@ -12,31 +12,38 @@ export const numberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   const { numbers } = services;
 
   app.get('/numbers', {
+    config: { scope: 'read' },
     schema: { tags, summary: 'The caller\'s dedicated numbers', response: { 200: NumberList, ...errors(401) } },
   }, async (request) => numbers.mine(request.actor));
 
   app.get('/numbers/group', {
+    config: { scope: 'read' },
     schema: { tags, summary: 'Numbers across the caller and its sub-accounts', response: { 200: GroupNumberList, ...errors(401, 403) } },
   }, async (request) => numbers.group(request.actor));
 
   app.get('/numbers/available', {
+    config: { scope: 'read' },
     schema: { tags, summary: 'Numbers free to purchase', querystring: AvailableQuery, response: { 200: AvailableList, ...errors(400, 401) } },
   }, async (request) => numbers.available(request.actor, request.query));
 
   app.post('/numbers/purchase', {
+    config: { scope: 'manage' },
     preValidation: emptyBodyIsObject,
     schema: { tags, summary: 'Lease a number from the pool to the caller, charging its first 30 days in credits', body: PurchaseRequest, response: { 200: Purchased, ...errors(400, 401, 402, 403, 409) } },
   }, async (request) => numbers.purchase(request.actor, request.body));
 
   app.get('/account/:id/numbers', {
+    config: { scope: 'read' },
     schema: { tags, summary: 'A sub-account\'s numbers', params: AccountIdParams, response: { 200: NumberList, ...errors(400, 401, 403, 404) } },
   }, async (request) => numbers.forAccount(request.actor, request.params.id));
 
   app.post('/account/:id/numbers/assign', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Move the parent\'s numbers to a sub-account', params: AccountIdParams, body: MoveRequest, response: { 200: Assigned, ...errors(400, 401, 403, 404, 409) } },
   }, async (request) => numbers.assign(request.actor, request.params.id, request.body.numbers));
 
   app.post('/account/:id/numbers/recall', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Move numbers from a sub-account back to the parent', params: AccountIdParams, body: MoveRequest, response: { 200: Recalled, ...errors(400, 401, 403, 404, 409) } },
   }, async (request) => numbers.recall(request.actor, request.params.id, request.body.numbers));
 };

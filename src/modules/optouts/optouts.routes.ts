@@ -13,28 +13,30 @@ const Optout = Type.Object({
   message_id: Nullable(Uuid),
 });
 
-const OptoutList = Type.Object({
+export const OptoutList = Type.Object({
   optouts: Type.Array(Optout),
   next_cursor: Nullable(Type.String({ description: 'With limit or cursor: the next page\'s cursor, null on the last page' })),
 });
 
-const OptoutQuery = Type.Object({
+export const OptoutQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size; without limit and cursor the whole list' })),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
-const NumberBody = Type.Object({ number: Type.String({ minLength: 1, maxLength: 40 }) });
+export const NumberBody = Type.Object({ number: Type.String({ minLength: 1, maxLength: 40 }) });
 const NumberParams = Type.Object({ number: Type.String({ minLength: 1, maxLength: 40 }) });
-const AddResult = Type.Object({ created: Type.Boolean({ description: 'false when it was already listed' }), optout: Optout });
+export const AddResult = Type.Object({ created: Type.Boolean({ description: 'false when it was already listed' }), optout: Optout });
 
 const tags = ['Inbound and opt-outs'];
 
 export const optoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/optouts', {
+    config: { scope: 'read' },
     schema: { tags, summary: 'The account\'s opt-out list, newest first', querystring: OptoutQuery, response: { 200: OptoutList, ...errors(400, 401) } },
   }, async (request) => services.optouts.list(request.actor, request.query));
 
   app.post('/optouts', {
+    config: { scope: 'send' },
     schema: { tags, summary: 'Add a number to the opt-out list (source api)', body: NumberBody, response: { 200: AddResult, 201: AddResult, ...errors(400, 401) } },
   }, async (request, reply) => {
     const result = await services.optouts.add(request.actor, request.body.number);
@@ -42,6 +44,7 @@ export const optoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   });
 
   app.get('/optouts/export', {
+    config: { scope: 'read' },
     schema: {
       tags, summary: 'The opt-out audit as CSV: every opt-out and opt-in, oldest first',
       response: {
@@ -55,6 +58,7 @@ export const optoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   });
 
   app.delete('/optouts/:number', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Remove a number from the opt-out list (the audit keeps it)', params: NumberParams, response: { 200: Ok, ...errors(400, 401, 404) } },
   }, async (request) => services.optouts.remove(request.actor, request.params.number));
 };

@@ -7,14 +7,17 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   const { reports } = services;
 
   app.get('/report', {
+    config: { scope: 'read' },
     schema: { tags: ['Reporting'], summary: 'Usage summary of the caller\'s account', querystring: ReportQuery, response: { 200: UsageReport, ...errors(400, 401) } },
   }, async (request) => reports.own(request.actor, request.query));
 
   app.get('/account/:id/report', {
+    config: { scope: 'read' },
     schema: { tags: ['Reporting'], summary: 'Usage summary of one sub-account (parent only)', params: IdParams, querystring: ReportQuery, response: { 200: UsageReport, ...errors(400, 401, 403, 404) } },
   }, async (request) => reports.subAccount(request.actor, request.params.id, request.query));
 
   app.get('/report/group', {
+    config: { scope: 'read' },
     schema: { tags: ['Reporting'], summary: 'Usage of the caller and every sub-account', querystring: RangeQuery, response: { 200: GroupReport, ...errors(400, 401, 403) } },
   }, async (request) => reports.group(request.actor, request.query));
 };

@@ -3,6 +3,7 @@ import { rows, type Executor } from '../../platform/db/client.ts';
 import { accountUsers, loginFailures, loginLocks, sessions } from '../../platform/db/schema/index.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { PARENT_JOIN, SUBTREE_OPEN, SUBTREE_STATUS, toActor, type ActorRow } from '../keys/keys.repo.ts';
+import { ALL_SCOPES } from '../keys/scopes.ts';
 
 /** Sessions end after this long without a request (issue 13: 12 hours idle). */
 export const IDLE_HOURS = 12;
@@ -48,7 +49,8 @@ export async function findUserSession(db: Executor, tokenHash: string): Promise<
   if (!row) return null;
   const user = { id: row.user_id, email: row.email, canSend: row.can_send, canBilling: row.can_billing };
   return {
-    actor: { ...toActor({ ...row, key_id: `session:${row.user_id}` }), user },
+    // A signed-in user holds every key scope; can_send and can_billing limit them instead.
+    actor: { ...toActor({ ...row, key_id: `session:${row.user_id}`, scopes: [...ALL_SCOPES] }), user },
     name: row.name,
     csrfToken: row.csrf_token,
     lastSeenAt: new Date(row.last_seen_at),

@@ -3,12 +3,20 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Actor } from '../actor.ts';
 import { AppError } from '../errors.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
+import { requireScope, type Scope } from '../../modules/keys/scopes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor;
   }
+  interface FastifyContextConfig {
+    /** The key scope this route needs; 'any' for a route that checks scopes itself (/mcp, per tool). */
+    scope?: Scope | 'any';
+  }
 }
+
+/** Every keyed route's scope, by `METHOD /path` (Fastify's url form, `:id`): the MCP tools read theirs here. */
+export type RouteScopes = Map<string, Scope | 'any'>;
 
 export type Authenticate = (token: string) => Promise<Actor | null>;
 
@@ -73,8 +81,16 @@ function bearer(request: FastifyRequest): string | null {
  * Adds the API-key check and the per-key limits to every route registered in `scope`. The key is looked up on
  * every request (no cache), so a revoked key fails on its very next request on every instance.
  */
-export function requireApiKey(scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth }): void {
+export function requireApiKey(
+  scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth; routeScopes?: RouteScopes },
+): void {
   scope.decorateRequest('actor', null as unknown as Actor);
+  // A keyed route without a declared scope would be open to every key: refuse to build the app instead.
+  scope.addHook('onRoute', (route) => {
+    const needed = (route.config as { scope?: Scope | 'any' } | undefined)?.scope;
+    if (!needed) throw new Error(`Route ${String(route.method)} ${route.url} declares no key scope (config.scope)`);
+    for (const method of [route.method].flat()) deps.routeScopes?.set(`${method} ${route.url}`, needed);
+  });
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const actor = await resolveActor(request, deps.authenticate, deps.sessions);
     request.actor = actor;
@@ -93,6 +109,9 @@ export function requireApiKey(scope: FastifyInstance, deps: { authenticate: Auth
     }
     // 'close' fires when the response has been sent and when the client goes away first: either frees the slot.
     reply.raw.once('close', decision.release);
+    // After the limiter: a refused scope is a real request and counts, like every other 4xx but 401.
+    const needed = request.routeOptions.config.scope;
+    if (needed && needed !== 'any') requireScope(actor.scopes, needed);
   });
 }
 

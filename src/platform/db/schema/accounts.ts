@@ -48,6 +48,8 @@ export const apiKeys = pgTable('api_keys', {
   createdAt: ts('created_at').notNull().defaultNow(),
   revokedAt: ts('revoked_at'),
   lastUsedAt: ts('last_used_at'),
+  // What the key may do: read, send, manage (issue 14). Every existing key has all three.
+  scopes: text('scopes').array().notNull().default(sql`'{read,send,manage}'::text[]`),
 }, (t) => [
   uniqueIndex('api_keys_hash_idx').on(t.hash),
   index('api_keys_account_idx').on(t.accountId, t.createdAt),

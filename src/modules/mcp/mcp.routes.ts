@@ -1,0 +1,76 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { RouteScopes } from '../../platform/http/auth.ts';
+import type { Services } from '../../services.ts';
+import { sampleOptoutLink } from './credit-estimate.ts';
+import { createMcpServer } from './mcp-server.ts';
+import { assertOperationsRouted, createServiceApi } from './service-api.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The MCP tool this request called, and its error code: written into the request's log line. */
+    mcpTool: { tool: string; code: string | null } | null;
+  }
+}
+
+// Headers the MCP transport reads; the body is handed over already parsed.
+const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
+
+const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
+
+/**
+ * Streamable HTTP at /mcp, stateless: each POST carries one JSON-RPC message and gets one JSON answer, on a server
+ * built for the caller's key. The API-key hook has already authenticated and rate-limited the request (one tool
+ * call = one request against the key's limits); each tool then checks its own scope. Batches are refused so a
+ * single request can never carry more than one tool call past the limiter.
+ */
+export const mcpRoutes: FastifyPluginAsync<{ services: Services; routeScopes: RouteScopes }> = async (app, { services, routeScopes }) => {
+  const { maxCreditsPerCall } = services.config.mcp;
+  const optoutLink = sampleOptoutLink(services.config.optoutLinkBase);
+  app.decorateRequest('mcpTool', null);
+  app.addHook('onReady', async () => assertOperationsRouted(routeScopes));
+
+  app.post('/mcp', {
+    config: { scope: 'any' },
+    schema: { tags: ['MCP'], summary: 'Model Context Protocol, Streamable HTTP (JSON-RPC; see docs/mcp.md)' },
+  }, async (request, reply) => {
+    if (Array.isArray(request.body)) {
+      return reply.status(400).send(jsonRpcError(-32600, 'Send one JSON-RPC message per request (batches are not accepted)'));
+    }
+    const server = createMcpServer({
+      api: createServiceApi(services, request.actor, routeScopes),
+      maxCreditsPerCall, optoutLink,
+      onToolCall: ({ tool, code, error }) => {
+        request.mcpTool = { tool, code };
+        if (error) request.log.error({ err: error, tool }, 'MCP tool failed');
+      },
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      const res = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
+      reply.status(res.status);
+      res.headers.forEach((value, name) => { reply.header(name, value); });
+      return reply.send(await res.text());
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Stateless: no server-to-client stream to open and no session to end.
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method, url: '/mcp', config: { scope: 'any' }, schema: { hide: true },
+      handler: async (_request, reply) => reply.status(405).header('allow', 'POST').send(jsonRpcError(-32000, 'Method not allowed: this server is stateless, POST only')),
+    });
+  }
+};
+
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const name of FORWARDED) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  return new Request(`http://${request.hostname || 'localhost'}${request.url}`, { method: 'POST', headers });
+}
