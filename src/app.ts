@@ -1,4 +1,4 @@
-import Fastify, { type FastifyServerOptions, LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyServerOptions, LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -8,7 +8,7 @@ import type { Services, SimulatorHandle } from './compose.ts';
 import { uuidv7 } from './platform/ids.ts';
 import { guardInput, registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
-import { requireApiKey } from './platform/http/auth.ts';
+import { requireApiKey, type RouteScopes } from './platform/http/auth.ts';
 import { markApiKeyRoutes, registerRouteRegistry } from './platform/http/route-registry.ts';
 import type { RateLimiter } from './platform/http/rate-limit/index.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
@@ -32,6 +32,8 @@ import { permissionFor } from './modules/sessions/permissions.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import type { HealthService } from './modules/health/health.service.ts';
 import type { Metrics } from './platform/metrics.ts';
+import { senderRoutes } from './modules/senders/senders.routes.ts';
+import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -60,6 +62,13 @@ function trustProxyOption(setting: false | number | string[]): FastifyServerOpti
 
 const BODY_LIMIT = 1024 * 1024;
 
+// The MCP tool a request ran: its /mcp call, or X-Tasman-Tool from `tasman mcp` calling the REST API.
+function toolLogFields(request: FastifyRequest): Record<string, unknown> {
+  if (request.mcpTool) return { tool: request.mcpTool.tool, ...(request.mcpTool.code ? { tool_error: request.mcpTool.code } : {}) };
+  const named = request.headers['x-tasman-tool'];
+  return typeof named === 'string' && /^[\w:.-]{1,64}$/.test(named) ? { tool: named } : {};
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
@@ -82,7 +91,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Method, route and status only: never headers (keys) or bodies (message text).
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ip: request.ip, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.info({
+      method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ip: request.ip, ms: Math.round(reply.elapsedTime),
+      ...toolLogFields(request),
+    }, 'request');
     // The route pattern, never the raw URL: ids in paths would make a series per message.
     const route = request.routeOptions.url ?? 'unmatched';
     deps.metrics.httpRequests.inc({ route, status: reply.statusCode });
@@ -133,11 +145,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(statusRoutes, { services: deps.services });
   // Public opt-out link pages (no API key, HTML, their own per-address limit).
   await app.register(optoutLinkRoutes, { services: deps.services });
+  // Every keyed route's scope (filled as routes register): the auth hook checks it, the MCP tools read theirs here.
+  const routeScopes: RouteScopes = new Map();
+  app.decorate('routeScopes', routeScopes);
   await app.register(async (scope) => {
     markApiKeyRoutes(scope);
     requireApiKey(scope, {
       authenticate: deps.services.authenticate, limiter: deps.limiter,
       sessions: { cookie: USER_COOKIE, authenticate: deps.services.sessions.authenticate, permissionFor },
+      routeScopes,
     });
     await scope.register(messageRoutes, { services: deps.services });
     await scope.register(campaignRoutes, { services: deps.services });
@@ -150,6 +166,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(userRoutes, { services: deps.services });
     await scope.register(numberRoutes, { services: deps.services });
     await scope.register(keyRoutes, { services: deps.services });
+    await scope.register(senderRoutes, { services: deps.services });
+    await scope.register(mcpRoutes, { services: deps.services, routeScopes });
   });
   return app as unknown as FastifyInstance;
 }

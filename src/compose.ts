@@ -34,6 +34,8 @@ import { createReceiptService } from './modules/receipts/receipts.service.ts';
 import { createStatusService } from './modules/status/status.service.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
+import { createReplyService } from './modules/inbox/reply.service.ts';
+import { createSenderService } from './modules/senders/senders.service.ts';
 import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
 import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
 import { startRetention } from './modules/retention/retention.jobs.ts';
@@ -68,6 +70,9 @@ function createServices(config: Config, database: Database, metrics: Metrics, lo
   });
   // Set by the carrier role while this process runs the SMPP link; GET /status reads it.
   const carrier = { current: null as { bound: () => boolean } | null };
+  const messages = createMessageService({
+    db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); },
+  });
   return {
     db,
     database,
@@ -79,9 +84,9 @@ function createServices(config: Config, database: Database, metrics: Metrics, lo
     idempotency: createIdempotency(db),
     sessions,
     admin: createAdminService({ db, invite: sessions.invite }),
-    messages: createMessageService({
-      db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); },
-    }),
+    messages,
+    replies: createReplyService({ db, messages }),
+    senders: createSenderService({ db }),
     campaigns: createCampaignService({ db }),
     optouts: createOptoutService({ db }),
     credits: createCreditService({ db }),

@@ -62,6 +62,7 @@ export const ENV = Type.Object({
   LOG_FORMAT: Type.Optional(oneOf(['pretty', 'json'], 'json', '`pretty` (human, pino-pretty) or `json` (one JSON object a line)', 'pretty on a terminal, else json')),
   TASMAN_SIMULATOR: flag(false, 'with `DATABASE_URL` set and no `SMPP_HOST`, Tasman refuses to start unless this is true'),
   DATABASE_CONNECT_TIMEOUT: int(30, 0, 3600, 'seconds start-up retries a database that does not answer (with back-off) before giving up'),
+  MCP_MAX_CREDITS_PER_CALL: int(50, 0, 100_000_000, 'most credits one MCP tool call may spend or move; a call that could exceed it is refused (`credit_limit_exceeded`)'),
 });
 
 export type EnvVars = Static<typeof ENV>;
@@ -203,9 +204,25 @@ export function loadConfig(env: Env = process.env) {
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT * 1000,
     /** What `tasman start` runs in this process. */
     roles: { api: roles.includes('api'), workers: roles.includes('workers') },
+    /** MCP guard rail: the most credits one tool call may spend or move. */
+    mcp: { maxCreditsPerCall: e.MCP_MAX_CREDITS_PER_CALL },
     /** Development conveniences (generated admin token, simulator routes) are on with the embedded database. */
     embedded,
   };
 }
 
 export type Config = ReturnType<typeof loadConfig>;
+
+/** `tasman mcp` (stdio): which Tasman to call (TASMAN_URL), with which key (TASMAN_API_KEY), and the same guard rail. */
+export interface McpClientConfig {
+  url: string;
+  apiKey: string;
+  maxCreditsPerCall: number;
+}
+
+export function loadMcpClientConfig(env: Env = process.env): McpClientConfig {
+  const apiKey = env.TASMAN_API_KEY?.trim();
+  if (!apiKey) throw new ConfigError('TASMAN_API_KEY must be set to the API key the agent will use');
+  const base = url('TASMAN_URL', env.TASMAN_URL?.trim() || null, ['http:', 'https:']) ?? 'http://127.0.0.1:3000';
+  return { url: base.replace(/\/+$/, ''), apiKey, maxCreditsPerCall: read(env, 'MCP_MAX_CREDITS_PER_CALL') as number };
+}

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { StartupError } from '../platform/startup-error.ts';
 import { CliError } from './cli-error.ts';
 import { adminCommand } from './admin.ts';
+import { mcpCommand } from './mcp.ts';
 
 // Subcommands load their code (and read the environment) only in their action: `--help` starts nothing.
 const program = new Command('tasman')
@@ -33,6 +34,7 @@ program.command('simulator').description('run the built-in SMSC simulator alone'
 });
 
 program.addCommand(adminCommand());
+program.addCommand(mcpCommand());
 
 function fail(message: string): never {
   process.stderr.write(`tasman: ${message}\n`);

@@ -132,3 +132,10 @@ export async function countInbox(db: Executor, accountId: string, f: InboxFilter
     select count(*)::int as n from inbound_messages i where ${where(accountId, f)}`);
   return Number(row?.n ?? 0);
 }
+
+/** One inbound message of the account (for replying to it); null when missing or another account's. */
+export async function findInbound(db: Executor, accountId: string, id: string): Promise<{ from: string; to: string } | null> {
+  const [row] = await rows<{ from_number: string; to_number: string }>(db, sql`
+    select from_number, to_number from inbound_messages where account_id = ${accountId} and id = ${id}`);
+  return row ? { from: row.from_number, to: row.to_number } : null;
+}

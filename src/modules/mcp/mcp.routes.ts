@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RouteScopes } from '../../platform/http/auth.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../compose.ts';
 import { sampleOptoutLink } from './credit-estimate.ts';
 import { createMcpServer } from './mcp-server.ts';
 import { assertOperationsRouted, createServiceApi } from './service-api.ts';

@@ -26,10 +26,12 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     (within) => messages.sendBatch(request.actor, request.body, within)));
 
   app.post('/send/preview', {
+    config: { scope: 'read' },
     schema: { tags: ['Sending'], summary: 'What /send would send and charge, without sending or charging', body: SendRequest, response: { 200: SendPreview, ...errors(400, 401) } },
   }, async (request) => messages.previewSend(request.actor, request.body));
 
   app.post('/send-batch/preview', {
+    config: { scope: 'read' },
     schema: { tags: ['Sending'], summary: 'What /send-batch would send and charge, without sending or charging', body: BatchRequest, response: { 200: BatchPreview, ...errors(400, 401) } },
   }, async (request) => messages.previewBatch(request.actor, request.body));
 
@@ -46,6 +48,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => messages.cancel(request.actor, request.params.id));
 
   app.get('/messages', {
+    config: { scope: 'read' },
     schema: { tags: ['Tracking'], summary: 'Search the account\'s outbound messages, newest first (cursor pagination)', querystring: MessageListQuery, response: { 200: MessageList, ...errors(400, 401) } },
   }, async (request) => messages.list(request.actor, request.query));
 };

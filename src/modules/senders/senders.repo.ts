@@ -18,6 +18,12 @@ export function senderParams(requested: RequestedSender): { kind: 'default' | 'n
  *   registered to an ABN without an account while the account (or `parentId`) holds that ABN as the operator set
  *   it. An ABN a parent declared for its sub-account never grants one: only the operator's registration proves it.
  */
+/** Whether Sender ID row `s` may be used by the account or its (inheriting) parent: the rule for both sending and listing. */
+export function senderIdUsable(accountId: SQL, parentId: SQL): SQL {
+  return sql`exists (select 1 from accounts a where a.id in (${accountId}, ${parentId})
+                          and (s.account_id = a.id or (s.account_id is null and a.abn_verified and a.abn = s.abn)))`;
+}
+
 export function senderExpression(c: { accountId: SQL; parentId: SQL; kind: SQL; value: SQL; shared: SQL }): SQL {
   return sql`case ${c.kind}
     when 'default' then coalesce(
@@ -26,8 +32,7 @@ export function senderExpression(c: { accountId: SQL; parentId: SQL; kind: SQL; 
       (select n.number from numbers n where n.number = ${c.value} and n.account_id in (${c.accountId}, ${c.parentId}) limit 1)
     else (select s.sender_id from sender_ids s
           where lower(s.sender_id) = lower(${c.value})
-            and exists (select 1 from accounts a where a.id in (${c.accountId}, ${c.parentId})
-                          and (s.account_id = a.id or (s.account_id is null and a.abn_verified and a.abn = s.abn)))
+            and ${senderIdUsable(c.accountId, c.parentId)}
           limit 1)
   end`;
 }

@@ -11,7 +11,7 @@ interface ErrorBody {
   [extra: string]: unknown;
 }
 
-function fieldOf(instancePath: string, params: Record<string, unknown>, context: string | undefined): string {
+export function fieldOf(instancePath: string, params: Record<string, unknown>, context: string | undefined): string {
   const base = instancePath.replace(/^\//, '').replace(/\//g, '.');
   const missing = typeof params.missingProperty === 'string' ? params.missingProperty : '';
   const field = [base, missing].filter(Boolean).join('.');

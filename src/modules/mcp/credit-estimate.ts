@@ -1,0 +1,28 @@
+import { renderMerge } from '../messages/merge.ts';
+import { countParts } from '../messages/parts.ts';
+import { normalisePhone } from '../messages/phone.ts';
+import type { BatchRecipient } from '../messages/messages.service.ts';
+
+// The most credits a send could cost, worked out before it is made (the MCP guard rail). It applies the send
+// path's own pure rules (number normalisation, merge fields, part counting) and leaves out only what needs the
+// database: opted-out recipients are counted, so the estimate is an upper bound, never an underestimate.
+// `optoutLink` stands in for {{OptOutLink}} at the length the real link will have.
+
+export function estimateSendCredits(message: string, optoutLink: string): number {
+  return countParts(renderMerge(message, undefined, { OptOutLink: optoutLink }));
+}
+
+export function estimateBatchCredits(input: { recipients: BatchRecipient[]; message: string }, optoutLink: string): number {
+  const seen = new Set<string>();
+  let total = 0;
+  for (const r of input.recipients) {
+    const phone = normalisePhone(typeof r === 'string' ? r : r.phone);
+    if (!phone.ok || seen.has(phone.e164)) continue;
+    seen.add(phone.e164);
+    total += countParts(renderMerge(input.message, typeof r === 'string' ? undefined : r.merge_data, { OptOutLink: optoutLink }));
+  }
+  return total;
+}
+
+/** A link as long as the ones `OPTOUT_LINK_BASE` yields (7-character codes). */
+export const sampleOptoutLink = (base: string) => `${base.replace(/\/+$/, '')}/XXXXXXX`;

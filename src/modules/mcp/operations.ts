@@ -1,0 +1,57 @@
+import type { Actor } from '../../platform/actor.ts';
+import type { Services } from '../../compose.ts';
+import type { BatchInput, SendInput } from '../messages/messages.service.ts';
+import type { InboxQuery } from '../inbox/inbox.service.ts';
+
+// The REST operations the MCP tools and resources stand on. Each names its route (method and path, as the REST
+// API serves it) and the one service call that route makes, so a tool is the route without HTTP: over stdio the
+// tools call the route itself, in-process they call the same service with the same key scope (read from the
+// route's own declaration, see service-api.ts).
+
+export interface ApiRequest {
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface Operation {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Fastify's form: `:id` for a path parameter. */
+  path: string;
+  call(services: Services, actor: Actor, request: ApiRequest): Promise<unknown>;
+}
+
+const id = (r: ApiRequest) => r.params!.id!;
+// Query and body values arrive validated against the route's own schema (see mcp-server.ts); these casts only
+// name the shapes those schemas guarantee.
+const query = <T>(r: ApiRequest) => (r.query ?? {}) as T;
+const body = <T>(r: ApiRequest) => r.body as T;
+
+export const operations = {
+  send: { method: 'POST', path: '/send', call: (s, a, r) => s.messages.send(a, body<SendInput>(r)) },
+  sendBatch: { method: 'POST', path: '/send-batch', call: (s, a, r) => s.messages.sendBatch(a, body<BatchInput>(r)) },
+  getMessage: { method: 'GET', path: '/message/:id', call: (s, a, r) => s.messages.get(a, id(r)) },
+  getCampaign: {
+    method: 'GET', path: '/campaign/:id', call: (s, a, r) => s.campaigns.get(a, id(r), query<{ limit: number; offset: number }>(r)),
+  },
+  listInbox: { method: 'GET', path: '/inbox', call: (s, a, r) => s.inbox.list(a, query<InboxQuery>(r)) },
+  replyToInbound: {
+    method: 'POST', path: '/inbox/:id/reply', call: (s, a, r) => s.replies.reply(a, id(r), body<{ message: string; campaign?: string }>(r)),
+  },
+  listOptouts: { method: 'GET', path: '/optouts', call: (s, a) => s.optouts.list(a) },
+  getBalance: { method: 'GET', path: '/balance', call: (s, a) => s.credits.balance(a) },
+  getReport: { method: 'GET', path: '/report', call: (s, a, r) => s.reports.own(a, query<Parameters<Services['reports']['own']>[1]>(r)) },
+  listNumbers: { method: 'GET', path: '/numbers', call: (s, a) => s.numbers.mine(a) },
+  listSenders: { method: 'GET', path: '/senders', call: (s, a) => s.senders.list(a) },
+  getWebhooks: { method: 'GET', path: '/webhooks', call: (s, a) => s.webhooks.get(a) },
+  listSubAccounts: { method: 'GET', path: '/accounts', call: (s, a) => s.accounts.list(a) },
+  allocateCredits: {
+    method: 'POST', path: '/account/:id/credits/allocate',
+    call: (s, a, r) => s.accounts.transfer(a, id(r), body<{ amount: number }>(r).amount, 'allocate'),
+  },
+} satisfies Record<string, Operation>;
+
+export type OperationName = keyof typeof operations;
+
+/** Runs one operation for the caller; `tool` names the MCP tool for the request log. Throws the API's error. */
+export type TasmanApi = (op: OperationName, request: ApiRequest, tool: string) => Promise<unknown>;

@@ -1,0 +1,128 @@
+import { Type, type TObject } from '@fastify/type-provider-typebox';
+import { Uuid } from '../../platform/http/schemas.ts';
+import { Balance, TransferRequest, TransferResult, AccountList } from '../accounts/accounts.schemas.ts';
+import { CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';
+import { InboxList, InboxQuery, ReplyRequest } from '../inbox/inbox.schemas.ts';
+import { BatchRequest, BatchResult, MessageResponse, SendRequest, SendResult } from '../messages/messages.schemas.ts';
+import type { BatchInput } from '../messages/messages.service.ts';
+import { NumberList } from '../numbers/numbers.schemas.ts';
+import { OptoutList } from '../optouts/optouts.routes.ts';
+import { ReportQuery, UsageReport } from '../reports/reports.schemas.ts';
+import { estimateBatchCredits, estimateSendCredits } from './credit-estimate.ts';
+import type { ApiRequest, OperationName } from './operations.ts';
+
+// Every MCP tool: the REST operation it calls, its input (built from that route's own request schemas, so the
+// same limits apply) and its output (the route's 200 schema). `credits` is the most the call could spend or
+// move, checked against MCP_MAX_CREDITS_PER_CALL before anything happens.
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  op: OperationName;
+  input: TObject;
+  output: TObject;
+  annotations: ToolAnnotations;
+  request(args: Record<string, unknown>): ApiRequest;
+  credits?(args: Record<string, unknown>, optoutLink: string): number;
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+// Spending credits cannot be undone and reaches real phones: clients that confirm destructive calls confirm these.
+const SPENDS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
+const NoInput = Type.Object({});
+const noRequest = (): ApiRequest => ({});
+const { from: _from, ...sendFields } = SendRequest.properties;
+const { from: _batchFrom, ...batchFields } = BatchRequest.properties;
+
+export const tools: ToolDefinition[] = [
+  {
+    name: 'send_sms', title: 'Send an SMS', op: 'send',
+    description: 'Send one SMS to an Australian or New Zealand mobile. Costs 1 credit per part (160 characters in one '
+      + 'part, else 154 per part). Refused, with nothing charged, for an invalid number, an opted-out recipient or too '
+      + 'few credits. Needs the send scope.',
+    input: Type.Object(sendFields), output: SendResult, annotations: SPENDS,
+    request: (args) => ({ body: args }),
+    credits: (args, link) => estimateSendCredits(args.message as string, link),
+  },
+  {
+    name: 'send_batch', title: 'Send a merged batch', op: 'sendBatch',
+    description: 'Send one message to up to 1,000 recipients; {{key}} placeholders take each recipient\'s merge_data. '
+      + 'Invalid numbers are listed and opted-out ones counted, neither charged; duplicates are sent once. All or '
+      + 'nothing on credits. Needs the send scope.',
+    input: Type.Object(batchFields), output: BatchResult, annotations: SPENDS,
+    request: (args) => ({ body: args }),
+    credits: (args, link) => estimateBatchCredits(args as unknown as BatchInput, link),
+  },
+  {
+    name: 'get_message', title: 'Get a message', op: 'getMessage',
+    description: 'A sent message and its delivery receipt: status queued, sent, delivered or failed. Needs the read scope.',
+    input: Type.Object({ message_id: Uuid }), output: MessageResponse, annotations: READ,
+    request: (args) => ({ params: { id: args.message_id as string } }),
+  },
+  {
+    name: 'get_campaign', title: 'Get a campaign', op: 'getCampaign',
+    description: 'A campaign (a batch, or sends grouped by campaign name) with delivery statistics and a page of its '
+      + 'messages. Needs the read scope.',
+    input: Type.Object({ campaign_id: Uuid, ...Type.Partial(CampaignPage).properties }), output: CampaignResponse, annotations: READ,
+    request: ({ campaign_id, ...query }) => ({ params: { id: campaign_id as string }, query }),
+  },
+  {
+    name: 'list_inbox', title: 'List inbound messages', op: 'listInbox',
+    description: 'Replies received, newest first, with paging and filters on sender and date. Opt-out replies have '
+      + 'is_optout true. Needs the read scope.',
+    input: InboxQuery, output: InboxList, annotations: READ,
+    request: (query) => ({ query }),
+  },
+  {
+    name: 'reply_to_inbound', title: 'Reply to an inbound message', op: 'replyToInbound',
+    description: 'Send an SMS back to the person who wrote an inbound message, from the number they wrote to when '
+      + 'it is one of this account\'s. Charged like send_sms. Needs the send scope.',
+    input: Type.Object({ inbound_id: Uuid, ...ReplyRequest.properties }), output: SendResult, annotations: SPENDS,
+    request: ({ inbound_id, ...body }) => ({ params: { id: inbound_id as string }, body }),
+    credits: (args, link) => estimateSendCredits(args.message as string, link),
+  },
+  {
+    name: 'list_optouts', title: 'List opt-outs', op: 'listOptouts',
+    description: 'The numbers that opted out of this account\'s messages: sends to them are refused. Needs the read scope.',
+    input: NoInput, output: OptoutList, annotations: READ, request: noRequest,
+  },
+  {
+    name: 'get_balance', title: 'Get the credit balance', op: 'getBalance',
+    description: 'Credits available to spend (1 credit per message part). Needs the read scope.',
+    input: NoInput, output: Balance, annotations: READ, request: noRequest,
+  },
+  {
+    name: 'get_report', title: 'Get a usage report', op: 'getReport',
+    description: 'Messages, parts, delivery outcomes, credits, inbound messages and opt-outs over a range of days '
+      + '(default the last 30), with optional filters. Needs the read scope.',
+    input: ReportQuery, output: UsageReport, annotations: READ,
+    request: (query) => ({ query }),
+  },
+  {
+    name: 'list_numbers', title: 'List dedicated numbers', op: 'listNumbers',
+    description: 'The account\'s dedicated numbers (usable as sender). Needs the read scope.',
+    input: NoInput, output: NumberList, annotations: READ, request: noRequest,
+  },
+  {
+    name: 'list_sub_accounts', title: 'List sub-accounts', op: 'listSubAccounts',
+    description: 'The sub-accounts of a parent account (account hierarchy must be enabled). Needs the read scope.',
+    input: NoInput, output: AccountList, annotations: READ, request: noRequest,
+  },
+  {
+    name: 'allocate_credits', title: 'Allocate credits to a sub-account', op: 'allocateCredits',
+    description: 'Move credits from this (parent) account to one of its sub-accounts. Needs the manage scope.',
+    input: Type.Object({ account_id: Uuid, ...TransferRequest.properties }), output: TransferResult,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    request: ({ account_id, ...body }) => ({ params: { id: account_id as string }, body }),
+    credits: (args) => args.amount as number,
+  },
+];

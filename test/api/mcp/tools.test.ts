@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createTestApp, type TestApp } from '../../support/app.ts';
+import { admin, call, createAccount, mobile, type TestAccount } from '../../support/factories.ts';
+import { connectMcp, ok, refusal, type McpTransportKind } from '../../support/mcp-clients.ts';
+
+// Both transports, driven by the official SDK client: every tool called, structured results checked against the
+// output schemas the server lists (the client validates them), refusals as tool errors carrying the API's code.
+
+const READ_TOOLS = ['get_message', 'get_campaign', 'list_inbox', 'list_optouts', 'get_balance', 'get_report', 'list_numbers', 'list_sub_accounts'];
+const WRITE_TOOLS = ['send_sms', 'send_batch', 'reply_to_inbound', 'allocate_credits'];
+
+let t: TestApp;
+let baseUrl: string;
+beforeAll(async () => {
+  t = await createTestApp({ MCP_MAX_CREDITS_PER_CALL: '20' });
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => { await t.close(); });
+
+async function keyWithScopes(account: TestAccount, scopes: string[]): Promise<string> {
+  const res = await admin(t.app, 'POST', `/admin/accounts/${account.accountId}/keys`, { name: 'agent', scopes });
+  expect(res.status).toBe(201);
+  expect(res.body.scopes).toEqual(scopes);
+  return res.body.key as string;
+}
+
+const callTool = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
+  let owner: TestAccount;
+  let number: string;
+  let client: Client;
+  let readOnly: Client;
+  beforeAll(async () => {
+    owner = await createAccount(t.app, { credits: 100, hierarchy: true });
+    number = mobile();
+    expect((await admin(t.app, 'POST', '/admin/numbers', { number, country: 'AU', account_id: owner.accountId })).status).toBe(201);
+    // `tasman mcp` applies the guard rail in the agent's process, from its own environment.
+    client = await connectMcp(kind, baseUrl, owner.apiKey, { MCP_MAX_CREDITS_PER_CALL: '20' });
+    readOnly = await connectMcp(kind, baseUrl, await keyWithScopes(owner, ['read']));
+  });
+  afterAll(async () => { await client.close(); await readOnly.close(); });
+
+  it('lists every tool with its schemas and annotations', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.annotations?.readOnlyHint).toBe(READ_TOOLS.includes(tool.name));
+      if (WRITE_TOOLS.includes(tool.name)) expect(tool.annotations?.destructiveHint).toBe(true);
+    }
+    const send = tools.find((tool) => tool.name === 'send_sms')!;
+    expect(send.inputSchema.required).toEqual(['to', 'message']);
+  });
+
+  it('sends, tracks and reports through the tools', async () => {
+    const to = mobile();
+    const sent = ok(await callTool(client, 'send_sms', { to, message: 'Your table is ready' }));
+    expect(sent).toMatchObject({ credits_used: 1, message_id: expect.any(String) });
+    const got = ok(await callTool(client, 'get_message', { message_id: sent.message_id }));
+    expect(got.message).toMatchObject({ id: sent.message_id, recipient: to, body: 'Your table is ready' });
+
+    const batch = ok(await callTool(client, 'send_batch', {
+      message: 'Hi {{name}}', recipients: [{ phone: mobile(), merge_data: { name: 'Ana' } }, mobile(), '12345'],
+    }));
+    expect(batch).toMatchObject({ recipients_queued: 2, invalid_numbers: ['12345'], credits_used: 2 });
+    const campaign = ok(await callTool(client, 'get_campaign', { campaign_id: batch.campaign_id, limit: 1 }));
+    expect(campaign).toMatchObject({ stats: { total: 2 }, limit: 1, offset: 0 });
+    expect(campaign.messages).toHaveLength(1);
+
+    const balance = ok(await callTool(client, 'get_balance'));
+    expect(balance.credits).toBe(sent.credits_remaining as number - 2);
+    const report = ok(await callTool(client, 'get_report', { direction: 'outbound' }));
+    expect(report).toMatchObject({ account_id: owner.accountId, summary: { messages: { total: 3 } } });
+    expect(ok(await callTool(client, 'list_numbers')).numbers).toEqual([expect.objectContaining({ number })]);
+  });
+
+  it('reads the inbox, replies from the number written to, and lists opt-outs', async () => {
+    const person = mobile();
+    const row = await t.services.inbox.receive({ from: person, to: number, text: 'Is 7pm ok?', receivedAt: new Date() });
+    const inbox = ok(await callTool(client, 'list_inbox', { from: person.slice(-6) }));
+    expect(inbox).toMatchObject({ total: 1, messages: [{ id: row!.id, from: person, to: number, body: 'Is 7pm ok?' }] });
+    const reply = ok(await callTool(client, 'reply_to_inbound', { inbound_id: row!.id, message: '7pm is fine' }));
+    const message = ok(await callTool(client, 'get_message', { message_id: reply.message_id }));
+    expect(message.message).toMatchObject({ recipient: person, sender: number, body: '7pm is fine' });
+
+    await t.services.inbox.receive({ from: person, to: number, text: 'STOP', receivedAt: new Date() });
+    const optouts = ok(await callTool(client, 'list_optouts'));
+    expect(optouts.optouts).toContainEqual(expect.objectContaining({ number: person }));
+    // The opted-out recipient is refused as a tool error with the API's code, nothing charged.
+    const before = ok(await callTool(client, 'get_balance')).credits;
+    expect(refusal(await callTool(client, 'send_sms', { to: person, message: 'one more thing' })).code).toBe('recipient_opted_out');
+    expect(ok(await callTool(client, 'get_balance')).credits).toBe(before);
+  });
+
+  it('lists sub-accounts and allocates credits to one', async () => {
+    const created = await call(t.app, owner.apiKey, 'POST', '/accounts', { business_name: 'Client One', email: `c1-${Date.now()}@example.com` });
+    expect(created.status).toBe(201);
+    const subId = created.body.account_id as string;
+    expect(ok(await callTool(client, 'list_sub_accounts')).accounts).toContainEqual(expect.objectContaining({ id: subId }));
+    const moved = ok(await callTool(client, 'allocate_credits', { account_id: subId, amount: 3 }));
+    expect(moved).toMatchObject({ ok: true, direction: 'allocate', amount: 3, credits: 3 });
+  });
+
+  it('returns refusals as tool errors with the API code', async () => {
+    const bad = refusal(await callTool(client, 'send_sms', { to: '+1 202 555 0100', message: 'hi' }));
+    expect(bad).toMatchObject({ code: 'invalid_number', error: expect.stringContaining('not an Australian or New Zealand mobile') });
+    const invalid = refusal(await callTool(client, 'send_sms', { to: mobile() }));
+    expect(invalid).toMatchObject({ code: 'validation_failed', details: [expect.objectContaining({ field: 'message' })] });
+    const missing = refusal(await callTool(client, 'get_message', { message_id: '018f0000-0000-7000-8000-000000000000' }));
+    expect(missing.code).toBe('not_found');
+
+    const broke = await createAccount(t.app, { credits: 0 });
+    const poor = await connectMcp(kind, baseUrl, broke.apiKey);
+    try {
+      const refused = refusal(await callTool(poor, 'send_sms', { to: mobile(), message: 'hi' }));
+      expect(refused).toMatchObject({ code: 'insufficient_credits', credits_required: 1, credits_available: 0 });
+    } finally {
+      await poor.close();
+    }
+  });
+
+  it('refuses a call that could spend more than MCP_MAX_CREDITS_PER_CALL, before spending anything', async () => {
+    const before = ok(await callTool(client, 'get_balance')).credits;
+    const recipients = Array.from({ length: 21 }, () => mobile());
+    const refused = refusal(await callTool(client, 'send_batch', { message: 'Sale today', recipients }));
+    expect(refused).toMatchObject({ code: 'credit_limit_exceeded', credits_required: 21, max_credits_per_call: 20 });
+    expect(refused.error).toMatch(/ask your user/i);
+    expect(ok(await callTool(client, 'get_balance')).credits).toBe(before);
+    // 20 recipients is within the limit.
+    expect(ok(await callTool(client, 'send_batch', { message: 'Sale today', recipients: recipients.slice(1) })).credits_used).toBe(20);
+  });
+
+  it('lets a read-only key call every read tool and no writing tool', async () => {
+    const sent = ok(await callTool(client, 'send_batch', { message: 'hello', recipients: [mobile()] }));
+    const inbound = await t.services.inbox.receive({ from: mobile(), to: number, text: 'hi', receivedAt: new Date() });
+    const campaign = ok(await callTool(client, 'get_campaign', { campaign_id: sent.campaign_id }));
+    const messageId = (campaign.messages as Array<{ id: string }>)[0]!.id;
+    const readArgs: Record<string, Record<string, unknown>> = {
+      get_message: { message_id: messageId }, get_campaign: { campaign_id: sent.campaign_id },
+    };
+    for (const name of READ_TOOLS) ok(await callTool(readOnly, name, readArgs[name] ?? {}));
+    const writeArgs: Record<string, Record<string, unknown>> = {
+      send_sms: { to: mobile(), message: 'hi' },
+      send_batch: { message: 'hi', recipients: [mobile()] },
+      reply_to_inbound: { inbound_id: inbound!.id, message: 'hi' },
+      allocate_credits: { account_id: owner.accountId, amount: 1 },
+    };
+    for (const name of WRITE_TOOLS) {
+      expect(refusal(await callTool(readOnly, name, writeArgs[name]!)), name).toMatchObject({ code: 'insufficient_scope' });
+    }
+  });
+
+  it('serves the account summary and recent inbound as resources', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(['tasman://account/summary', 'tasman://inbox/recent']);
+    await call(t.app, owner.apiKey, 'PUT', '/webhooks/delivery', { url: 'http://user:secret@127.0.0.1:9/hook', enabled: true });
+    const summary = await client.readResource({ uri: 'tasman://account/summary' });
+    const body = JSON.parse((summary.contents[0] as { text: string }).text);
+    expect(body).toMatchObject({
+      credits: expect.any(Number), numbers: [expect.objectContaining({ number })], sender_ids: [],
+      webhooks: { delivery_receipt: { configured: true, enabled: true }, inbound: { configured: false } },
+    });
+    expect(JSON.stringify(body)).not.toContain('secret');
+    const recent = await client.readResource({ uri: 'tasman://inbox/recent' });
+    expect(JSON.parse((recent.contents[0] as { text: string }).text)).toMatchObject({ limit: 20, messages: expect.any(Array) });
+  });
+});
