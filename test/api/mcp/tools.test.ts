@@ -14,7 +14,7 @@ const WRITE_TOOLS = ['send_sms', 'send_batch', 'reply_to_inbound', 'allocate_cre
 let t: TestApp;
 let baseUrl: string;
 beforeAll(async () => {
-  t = await createTestApp({ MCP_MAX_CREDITS_PER_CALL: '20' });
+  t = await createTestApp({ MCP_MAX_CREDITS_PER_CALL: '20', WEBHOOK_ALLOW_PRIVATE: 'true' });
   baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => { await t.close(); });
@@ -158,7 +158,8 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
   it('serves the account summary and recent inbound as resources', async () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(['tasman://account/summary', 'tasman://inbox/recent']);
-    await call(t.app, owner.apiKey, 'PUT', '/webhooks/delivery', { url: 'http://user:secret@127.0.0.1:9/hook', enabled: true });
+    const saved = await call(t.app, owner.apiKey, 'PUT', '/webhooks/delivery', { url: 'http://user:secret@127.0.0.1:9/hook', enabled: true });
+    expect(saved.status).toBe(200);
     const summary = await client.readResource({ uri: 'tasman://account/summary' });
     const body = JSON.parse((summary.contents[0] as { text: string }).text);
     expect(body).toMatchObject({
