@@ -15,10 +15,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
   }, async (request) => users.team(request.actor));
 
   app.post('/team', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Invite a user to the caller\'s own account', body: Invite, response: { 201: Invited, ...errors(400, 401, 403, 409) } },
   }, async (request, reply) => reply.status(201).send(await users.inviteToTeam(request.actor, request.body)));
 
   app.delete('/team/:memberId', {
+    config: { scope: 'manage' },
     schema: { tags, summary: 'Remove a user from the caller\'s own account', params: TeamMemberParams, response: { 200: Ok, ...errors(400, 401, 403, 404) } },
   }, async (request) => users.removeFromTeam(request.actor, request.params.memberId));
 
