@@ -34,7 +34,7 @@ import { createReceiptService } from './modules/receipts/receipts.service.ts';
 import { createStatusService } from './modules/status/status.service.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
-import { createReplyService } from './modules/inbox/reply.service.ts';
+import { createReplyService } from './modules/messages/reply.service.ts';
 import { createSenderService } from './modules/senders/senders.service.ts';
 import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
 import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';

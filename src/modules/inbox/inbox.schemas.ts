@@ -1,6 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import { SendRequest } from '../messages/messages.schemas.ts';
 
 export const InboxQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
@@ -36,6 +35,3 @@ export const InboxList = Type.Object({
   limit: Type.Integer(),
   offset: Type.Integer(),
 });
-
-/** A reply's text and optional campaign: the recipient and sender come from the inbound message. */
-export const ReplyRequest = Type.Pick(SendRequest, ['message', 'campaign']);

@@ -10,7 +10,7 @@ import { validatorCompiler } from '../../platform/http/validation.ts';
 import { ApiError } from './http-api.ts';
 import type { TasmanApi } from './operations.ts';
 import { resources } from './resources.ts';
-import { tools, type ToolDefinition } from './tools.ts';
+import { tools, type ToolDefinition } from './tools.schemas.ts';
 
 export interface McpServerOptions {
   api: TasmanApi;

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import {
-  BatchPreview, BatchRequest, CancelResult, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageResponse, SendRequest, SendResult, sendErrors,
+  BatchPreview, BatchRequest, CancelResult, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageResponse, ReplyRequest,
+  SendRequest, SendResult, sendErrors,
 } from './messages.schemas.ts';
 
 const MessageRef = Type.Object({
@@ -51,4 +52,12 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     config: { scope: 'read' },
     schema: { tags: ['Tracking'], summary: 'Search the account\'s outbound messages, newest first (cursor pagination)', querystring: MessageListQuery, response: { 200: MessageList, ...errors(400, 401) } },
   }, async (request) => messages.list(request.actor, request.query));
+
+  app.post('/inbox/:id/reply', {
+    config: { scope: 'send' },
+    schema: {
+      tags: ['Inbound and opt-outs'], summary: 'Reply to an inbound message (a send to its sender, charged as one)',
+      params: IdParams, body: ReplyRequest, response: { 200: SendResult, ...sendErrors, ...errors(404) },
+    },
+  }, async (request) => services.replies.reply(request.actor, request.params.id, request.body));
 };

@@ -141,3 +141,6 @@ export const CancelResult = Type.Object({
   credits_refunded: Type.Integer(),
   credits_remaining: Type.Integer(),
 });
+
+/** A reply's text and optional campaign: the recipient and sender come from the inbound message. */
+export const ReplyRequest = Type.Pick(SendRequest, ['message', 'campaign']);

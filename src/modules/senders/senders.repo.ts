@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../platform/actor.ts';
+import { rows, type Executor } from '../../platform/db/client.ts';
 
 export type RequestedSender = { kind: 'number'; e164: string } | { kind: 'alpha'; senderId: string } | null;
 
@@ -48,4 +49,13 @@ export function allowedSenderQuery(actor: Actor, requested: RequestedSender): SQ
     accountId: sql`${actor.accountId}::uuid`, parentId: sql`${parentId}::uuid`,
     kind: sql`${kind}::text`, value: sql`${value}::text`, shared: sql`null::text`,
   })} as sender`;
+}
+
+/** The Sender IDs the account (and an inheriting parent) may use, in order. */
+export async function listUsableSenderIds(db: Executor, accountId: string, parentId: string | null): Promise<string[]> {
+  const found = await rows<{ sender_id: string }>(db, sql`
+    select distinct s.sender_id from sender_ids s
+    where ${senderIdUsable(sql`${accountId}::uuid`, sql`${parentId}::uuid`)}
+    order by s.sender_id`);
+  return found.map((r) => r.sender_id);
 }
