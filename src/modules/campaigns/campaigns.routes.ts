@@ -36,6 +36,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   }, async (request) => services.campaigns.get(request.actor, request.params.id, request.query));
 
   app.delete('/campaign/:id/schedule', {
+    config: { scope: 'send' },
     schema: {
       tags: ['Sending'], summary: 'Cancel every still-scheduled message of a campaign (refunded)', params: IdParams,
       response: { 200: Type.Object({ ok: Type.Boolean(), cancelled: Type.Integer(), credits_refunded: Type.Integer(), credits_remaining: Type.Integer() }), ...errors(400, 401, 404) },

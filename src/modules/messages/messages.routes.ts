@@ -42,6 +42,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => messages.get(request.actor, request.params.id));
 
   app.delete('/message/:id', {
+    config: { scope: 'send' },
     schema: {
       tags: ['Sending'], summary: 'Cancel a scheduled message (refunded); 409 once it is queued or sent', params: IdParams,
       response: { 200: CancelResult, ...errors(400, 401, 404, 409) },
