@@ -21,6 +21,7 @@ export type ClaimedDelivery = {
   url: string | null;
   enabled: boolean | null;
   secretSealed: Uint8Array | null;
+  urlCredentialsSealed: Uint8Array | null;
   /** The secret before the last rotation, while it still signs webhook-signature (24 h), else null. */
   previousSecretSealed: Uint8Array | null;
 };
@@ -73,7 +74,7 @@ export async function claimDue(db: Executor, input: ClaimInput): Promise<Claimed
       and e.kind = case picked.event when 'message.dlr' then 'delivery_receipt' else 'inbound' end
     where d.id = picked.id
     returning d.id, d.account_id as "accountId", d.event, d.body, d.attempts, d.claim_token as claim,
-              e.url, e.enabled, e.secret_sealed as "secretSealed",
+              e.url, e.url_credentials_sealed as "urlCredentialsSealed", e.enabled, e.secret_sealed as "secretSealed",
               case when e.previous_secret_until > now() then e.previous_secret_sealed end as "previousSecretSealed"`);
   return found;
 }

@@ -1,4 +1,5 @@
 import { open } from '../../platform/crypto/secret-box.ts';
+import { joinCredentials } from './url-credentials.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
@@ -147,10 +148,12 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
       return finish({ statusCode: null, error: 'endpoint disabled; not sent', durationMs: 0 }, false);
     }
     let secrets: string[] = [];
+    let target = row.url;
     try {
       secrets = [row.secretSealed, row.previousSecretSealed]
         .filter((s): s is Uint8Array => s !== null)
         .map((s) => open(deps.secretKey, Buffer.from(s)));
+      if (row.urlCredentialsSealed !== null) target = joinCredentials(row.url, open(deps.secretKey, Buffer.from(row.urlCredentialsSealed)));
     } catch {
       // Never send unsigned when signing is on: the receiver would reject it anyway, or worse, accept it.
       return finish({ statusCode: null, error: 'signing secret cannot be decrypted (was TASMAN_SECRET_KEY changed?); not sent', durationMs: 0 });
@@ -160,7 +163,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
       prefixes, event: row.event, id: row.id, body: row.body, timestampSec: Math.floor(Date.now() / 1000),
       secrets: row.secretSealed === null ? [] : secrets,
     });
-    return finish(await deps.sender.post(row.url, row.body, headers));
+    return finish(await deps.sender.post(target, row.body, headers));
   }
 
   return {

@@ -10,12 +10,14 @@ export type EndpointRow = {
   url: string;
   enabled: boolean;
   signingEnabled: boolean;
+  /** the URL had credentials, stored sealed apart from `url` */
+  hasCredentials: boolean;
   disabledReason: string | null;
   createdAt: Date;
   updatedAt: Date;
 };
 
-const endpointColumns = sql`kind, url, enabled, secret_sealed is not null as "signingEnabled",
+const endpointColumns = sql`kind, url, enabled, secret_sealed is not null as "signingEnabled", url_credentials_sealed is not null as "hasCredentials",
   disabled_reason as "disabledReason", created_at as "createdAt", updated_at as "updatedAt"`;
 
 const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v));
@@ -34,13 +36,14 @@ export async function listEndpoints(db: Executor, accountId: string): Promise<En
  * `secretGenerated` says whether it did, so the caller returns the secret exactly once.
  */
 export async function upsertEndpoint(
-  db: Executor, accountId: string, kind: WebhookKind, input: { url: string; enabled: boolean | undefined; sealed: Buffer },
+  db: Executor, accountId: string, kind: WebhookKind, input: { url: string; enabled: boolean | undefined; sealed: Buffer; credentials: Buffer | null },
 ): Promise<EndpointRow & { secretGenerated: boolean }> {
   const [row] = await rows<EndpointRow & { secretGenerated: boolean }>(db, sql`
-    insert into webhook_endpoints (account_id, kind, url, enabled, secret_sealed)
-    values (${accountId}, ${kind}, ${input.url}, ${input.enabled ?? true}, ${input.sealed})
+    insert into webhook_endpoints (account_id, kind, url, enabled, secret_sealed, url_credentials_sealed)
+    values (${accountId}, ${kind}, ${input.url}, ${input.enabled ?? true}, ${input.sealed}, ${input.credentials})
     on conflict (account_id, kind) do update
       set url = excluded.url,
+          url_credentials_sealed = excluded.url_credentials_sealed,
           enabled = coalesce(${input.enabled ?? null}::boolean,
                              webhook_endpoints.enabled or webhook_endpoints.disabled_reason is not null),
           disabled_reason = null,

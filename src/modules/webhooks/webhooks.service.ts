@@ -6,6 +6,7 @@ import { AppError, notFound, type ErrorCode } from '../../platform/errors.ts';
 import type { WebhookEvent, WebhookKind } from './outbox.ts';
 import { generateSecret } from './signature.ts';
 import { checkWebhookUrl, type UrlCheckCode } from './url-guard.ts';
+import { maskCredentials, splitCredentials } from './url-credentials.ts';
 import {
   findDelivery, listAttempts, listDeliveries, listEndpoints, requeueDelivery, setSealedSecret, upsertEndpoint,
   type AttemptRow, type DeliveryRow, type DeliveryStatus, type EndpointRow,
@@ -49,7 +50,7 @@ const URL_ERROR: Record<UrlCheckCode, ErrorCode> = {
 };
 
 const view = (e: EndpointRow): EndpointView => ({
-  url: e.url, enabled: e.enabled, signing_enabled: e.signingEnabled, disabled_reason: e.disabledReason,
+  url: maskCredentials(e.url, e.hasCredentials), enabled: e.enabled, signing_enabled: e.signingEnabled, disabled_reason: e.disabledReason,
 });
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -87,7 +88,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     if (!checked.ok) throw new AppError(URL_ERROR[checked.code], `The webhook URL is not allowed: ${checked.reason}`);
     // Secure by default: an endpoint without a secret gets one now, returned once in this response.
     const secret = generateSecret();
-    const row = await upsertEndpoint(db, actor.accountId, kind, { url, enabled: input.enabled, sealed: seal(deps.secretKey, secret) });
+    const parts = splitCredentials(url);
+    const row = await upsertEndpoint(db, actor.accountId, kind, {
+      url: parts.url, enabled: input.enabled, sealed: seal(deps.secretKey, secret),
+      credentials: parts.credentials === null ? null : seal(deps.secretKey, parts.credentials),
+    });
     return {
       ...view(row), created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
       ...(row.secretGenerated ? { secret } : {}),

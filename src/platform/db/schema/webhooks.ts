@@ -8,7 +8,10 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   accountId: uuid('account_id').notNull(),
   // delivery_receipt | inbound
   kind: text('kind').notNull(),
+  // without any credentials: those are in url_credentials_sealed
   url: text('url').notNull(),
+  // AES-256-GCM sealed `user:password` of the URL (percent-encoded as given); null when it had none
+  urlCredentialsSealed: bytea('url_credentials_sealed'),
   enabled: boolean('enabled').notNull().default(true),
   // AES-256-GCM sealed signing secret; null until the first rotation
   secretSealed: bytea('secret_sealed'),
