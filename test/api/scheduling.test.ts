@@ -79,14 +79,14 @@ describe('cancelling', () => {
     expect(batch.body).toMatchObject({ recipients_queued: 3, credits_remaining: 7 });
     const campaignId = batch.body.campaign_id as string;
     const camp = await call(t.app, a.apiKey, 'GET', `/campaign/${campaignId}`);
-    expect(camp.body.campaign).toMatchObject({ scheduled_at: new Date(sendAt).toISOString() });
+    expect(camp.body.campaign).toMatchObject({ scheduled_at: new Date(sendAt).toISOString(), status: 'scheduled' });
     expect(camp.body.stats).toMatchObject({ total: 3, scheduled: 3, queued: 0, cancelled: 0 });
     const b = await createAccount(t.app);
     expect((await call(t.app, b.apiKey, 'DELETE', `/campaign/${campaignId}/schedule`)).status).toBe(404);
     const res = await call(t.app, a.apiKey, 'DELETE', `/campaign/${campaignId}/schedule`);
     expect(res.body).toEqual({ ok: true, cancelled: 3, credits_refunded: 3, credits_remaining: 10 });
     const after = await call(t.app, a.apiKey, 'GET', `/campaign/${campaignId}`);
-    expect(after.body.campaign).toMatchObject({ scheduled_at: null });
+    expect(after.body.campaign).toMatchObject({ scheduled_at: null, status: 'completed' });
     expect(after.body.stats).toMatchObject({ scheduled: 0, cancelled: 3 });
     expect((await call(t.app, a.apiKey, 'DELETE', `/campaign/${campaignId}/schedule`)).body).toMatchObject({ cancelled: 0, credits_remaining: 10 });
   });

@@ -8,7 +8,7 @@ export const CampaignResponse = Type.Object({
     id: Uuid,
     name: Type.Union([Type.String(), Type.Null()]),
     message_body: Type.Union([Type.String(), Type.Null()]),
-    status: Type.String({ description: 'sending while any message is queued, then completed' }),
+    status: Type.String({ description: 'sending while any message is queued; scheduled while none is queued but some wait for send_at; then completed' }),
     recipient_count: Type.Integer(),
     parts_per_message: Type.Integer(),
     total_credits: Type.Integer(),

@@ -21,7 +21,8 @@ export function createCampaignService(deps: { db: Db }) {
         name: campaign.name,
         message_body: campaign.messageBody,
         // Derived, never stored: a campaign is sending while any of its messages waits for the carrier.
-        status: stats.queued > 0 ? 'sending' : 'completed',
+        // `scheduled` (an addition) while nothing is queued but some still wait for their send_at.
+        status: stats.queued > 0 ? 'sending' : stats.scheduled > 0 ? 'scheduled' : 'completed',
         recipient_count: campaign.recipientCount,
         parts_per_message: campaign.partsPerMessage,
         total_credits: campaign.totalCredits,
