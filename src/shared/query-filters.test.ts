@@ -2,9 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { containsPattern, parseIsoInstant } from './query-filters.ts';
 
 describe('parseIsoInstant', () => {
-  it('reads a date as the start or the end of that UTC day', () => {
-    expect(parseIsoInstant('2030-05-01', 'start')?.toISOString()).toBe('2030-05-01T00:00:00.000Z');
-    expect(parseIsoInstant('2030-05-01', 'end')?.toISOString()).toBe('2030-05-01T23:59:59.999Z');
+  it('reads a date as the start or the end of that Australia/Sydney day, as the reports do', () => {
+    // May: AEST, UTC+10.
+    expect(parseIsoInstant('2030-05-01', 'start')?.toISOString()).toBe('2030-04-30T14:00:00.000Z');
+    expect(parseIsoInstant('2030-05-01', 'end')?.toISOString()).toBe('2030-05-01T13:59:59.999Z');
+    // January: AEDT, UTC+11.
+    expect(parseIsoInstant('2030-01-15', 'start')?.toISOString()).toBe('2030-01-14T13:00:00.000Z');
+    // The day daylight saving ends (2030-04-07) is 25 hours long.
+    const start = parseIsoInstant('2030-04-07', 'start')!.getTime();
+    expect(parseIsoInstant('2030-04-07', 'end')!.getTime() + 1 - start).toBe(25 * 3600_000);
   });
 
   it.each([

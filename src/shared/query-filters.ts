@@ -1,12 +1,14 @@
 // Pure parsing for list filters (GET /inbox, GET /messages).
+import { sydneyDayEndExclusive, sydneyDayStart } from '../platform/sydney-day.ts';
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
- * An ISO 8601 date or date-time as an instant. A date alone is a UTC day: its start for `date_from`, its last
+ * An ISO 8601 date or date-time as an instant. A date alone is an Australia/Sydney day, the same rule as the
+ * reports' `from`/`to` (one rule for every date-only parameter): its start for `date_from`, its last
  * millisecond for `date_to`, so `date_to=2030-05-01` includes all of that day. A date-time without a zone is
- * UTC too (never the server's local time). Returns null when the value is not such a date or does not exist.
+ * UTC (never the server's local time). Returns null when the value is not such a date or does not exist.
  */
 export function parseIsoInstant(value: string, edge: 'start' | 'end'): Date | null {
   const v = value.trim();
@@ -16,7 +18,7 @@ export function parseIsoInstant(value: string, edge: 'start' | 'end'): Date | nu
     const start = Date.UTC(y, m - 1, d);
     const check = new Date(start);
     if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return null;
-    return new Date(edge === 'start' ? start : start + 86_400_000 - 1);
+    return edge === 'start' ? sydneyDayStart(v) : new Date(sydneyDayEndExclusive(v).getTime() - 1);
   }
   if (!DATE_TIME.test(v)) return null;
   const normalised = v.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');

@@ -5,7 +5,7 @@ export const InboxQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
   offset: Type.Optional(Offset),
   from: Type.Optional(Type.String({ maxLength: 40, description: 'Part of the sender\'s number' })),
-  date_from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time (a date is a UTC day)' })),
+  date_from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time (a date is an Australia/Sydney day, as in /report)' })),
   date_to: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time, inclusive' })),
 });
 

@@ -96,7 +96,7 @@ export const MessageListQuery = Type.Object({
   to: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'A whole number in any accepted form (exact), or part of the E.164 number' })),
   campaign_id: Type.Optional(Uuid),
   sender: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Sender ID (any case) or number' })),
-  date_from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time (a date is a UTC day)' })),
+  date_from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time (a date is an Australia/Sydney day, as in /report)' })),
   date_to: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 date or date-time, inclusive' })),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the body contains (any case); bodies past retention never match' })),
 });
