@@ -16,7 +16,7 @@ const SRC = ['src/**/*.ts'];
 const TESTS = ['src/**/*.test.ts'];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'dist', 'coverage', 'src/platform/db/migrations'] },
+  { ignores: ['node_modules', 'data', 'dist', 'web/dist', 'coverage', 'src/platform/db/migrations', 'test-results'] },
   ...tseslint.configs.recommended,
   {
     rules: {

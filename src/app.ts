@@ -27,6 +27,7 @@ import { keyRoutes } from './modules/keys/keys.routes.ts';
 import { statusRoutes } from './modules/status/status.routes.ts';
 import { webhookEvents } from './modules/webhooks/webhook-events.schemas.ts';
 import { MessageResponse } from './modules/messages/messages.schemas.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
 import { permissionFor } from './modules/sessions/permissions.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { health: deps.health, metrics: deps.metrics, adminToken: deps.adminToken, metricsToken: deps.metricsToken });
 
   await app.register(cookie);
+  await app.register(dashboardRoutes);
   await app.register(sessionRoutes, { services: deps.services, adminToken: deps.adminToken });
   await app.register(adminRoutes, { services: deps.services, simulator: deps.simulator, adminToken: deps.adminToken });
   // The client libraries' status(): public, no key.

@@ -52,6 +52,18 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
     },
   }, async (request, reply) => reply.status(201).send(await admin.createAccount(request.body)));
 
+  app.get('/admin/accounts', {
+    schema: {
+      tags, security, summary: 'List and search accounts (name, email or id)',
+      querystring: Type.Object({
+        q: Type.Optional(Type.String({ maxLength: 200 })),
+        limit: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
+        offset: Type.Integer({ minimum: 0, default: 0 }),
+      }),
+      response: { 200: Type.Object({ accounts: Type.Array(AccountSummary), limit: Type.Integer(), offset: Type.Integer() }), ...errors(400, 401) },
+    },
+  }, async (request) => admin.listAccounts(request.query));
+
   app.get('/admin/accounts/:id', {
     schema: { tags, security, summary: 'Read an account', params: IdParams, response: { 200: AccountSummary, ...errors(401, 404) } },
   }, async (request) => admin.getAccount(request.params.id));

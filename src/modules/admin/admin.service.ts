@@ -121,7 +121,25 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
     };
   }
 
-  return { createAccount, addCredits, patchAccount, createKey, revoke, registerSenderId, addNumber, getAccount };
+  /** The operator console's account list: newest first, optionally matching a name, email or id. */
+  async function listAccounts(query: { q?: string; limit: number; offset: number }) {
+    const q = query.q?.trim() ?? '';
+    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const found = await rows<{ id: string; business_name: string; email: string | null; abn: string | null; account_status: string; hierarchy_enabled: boolean; credits: number; parent_id: string | null; created_at: Date | string }>(db, sql`
+      select id, business_name, email, abn, account_status, hierarchy_enabled, credits, parent_id, created_at from accounts
+      where ${q === '' ? sql`true` : sql`(business_name ilike ${like} or email ilike ${like} or id::text = ${q})`}
+      order by created_at desc, id desc limit ${query.limit} offset ${query.offset}`);
+    return {
+      accounts: found.map((r) => ({
+        account_id: r.id, business_name: r.business_name, email: r.email, abn: r.abn, account_status: r.account_status,
+        hierarchy_enabled: r.hierarchy_enabled, credits: r.credits, parent_account_id: r.parent_id, created_at: new Date(r.created_at).toISOString(),
+      })),
+      limit: query.limit,
+      offset: query.offset,
+    };
+  }
+
+  return { listAccounts, createAccount, addCredits, patchAccount, createKey, revoke, registerSenderId, addNumber, getAccount };
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;

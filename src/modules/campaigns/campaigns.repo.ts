@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { campaigns } from '../../platform/db/schema/index.ts';
 
@@ -24,4 +24,10 @@ export async function campaignStats(db: Executor, accountId: string, id: string)
            min(scheduled_at) filter (where status = 'scheduled') as scheduled_at
     from messages where account_id = ${accountId} and campaign_id = ${id}`);
   return row!;
+}
+
+/** The account's campaigns, newest first. */
+export async function listCampaigns(db: Executor, accountId: string, limit: number, offset: number): Promise<CampaignRow[]> {
+  return db.select().from(campaigns).where(eq(campaigns.accountId, accountId))
+    .orderBy(desc(campaigns.createdAt), desc(campaigns.id)).limit(limit).offset(offset);
 }

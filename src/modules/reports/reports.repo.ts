@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rows, type Db } from '../../platform/db/client.ts';
+import { rows, type Db, type Executor } from '../../platform/db/client.ts';
 
 export type Direction = 'all' | 'outbound' | 'inbound';
 export type StatusFilter = 'queued' | 'sent' | 'delivered' | 'failed';
@@ -173,4 +173,18 @@ export async function usageByAccount(
     inbound: Number(r.inbound),
     optouts: Number(r.optouts),
   }));
+}
+
+export interface DayCounters { day: string; total: number; sent: number; delivered: number; failed: number }
+
+/** Outbound messages created per Sydney day in the range (days without messages are absent). */
+export async function dailyCounts(db: Executor, accountId: string, range: { start: Date; end: Date }): Promise<DayCounters[]> {
+  return rows<DayCounters>(db, sql`
+    select to_char(created_at at time zone 'Australia/Sydney', 'YYYY-MM-DD') as day,
+           count(*)::int as total,
+           count(*) filter (where sent_at is not null)::int as sent,
+           count(*) filter (where status = 'delivered')::int as delivered,
+           count(*) filter (where status = 'failed')::int as failed
+    from messages where account_id = ${accountId} and created_at >= ${range.start.toISOString()} and created_at < ${range.end.toISOString()}
+    group by 1 order by 1`);
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
-import { GroupReport, RangeQuery, ReportQuery, UsageReport } from './reports.schemas.ts';
+import { DailyReport, GroupReport, RangeQuery, ReportQuery, UsageReport } from './reports.schemas.ts';
 
 export const reportRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { reports } = services;
@@ -10,6 +10,10 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     config: { scope: 'read' },
     schema: { tags: ['Reporting'], summary: 'Usage summary of the caller\'s account', querystring: ReportQuery, response: { 200: UsageReport, ...errors(400, 401) } },
   }, async (request) => reports.own(request.actor, request.query));
+
+  app.get('/report/daily', {
+    schema: { tags: ['Reporting'], summary: 'Outbound messages per Sydney day (created, sent, delivered, failed)', querystring: RangeQuery, response: { 200: DailyReport, ...errors(400, 401) } },
+  }, async (request) => reports.daily(request.actor, request.query));
 
   app.get('/account/:id/report', {
     config: { scope: 'read' },

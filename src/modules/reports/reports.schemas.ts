@@ -73,3 +73,11 @@ export const GroupReport = Type.Object({
     messages: MessageCounters,
   }),
 });
+
+export const DailyReport = Type.Object({
+  from: Day,
+  to: Day,
+  days: Type.Array(Type.Object({
+    day: Day, total: Type.Integer(), sent: Type.Integer(), delivered: Type.Integer(), failed: Type.Integer(),
+  })),
+});

@@ -2,8 +2,8 @@ import type { Static } from 'typebox';
 import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { assertHierarchyEnabled, loadManagedAccount } from '../accounts/access.ts';
-import { resolveRange, type ReportRange } from './report-range.ts';
-import { usageByAccount, type MessageCounters, type ReportFilters, type Usage } from './reports.repo.ts';
+import { addDays, resolveRange, type ReportRange } from './report-range.ts';
+import { dailyCounts, usageByAccount, type MessageCounters, type ReportFilters, type Usage } from './reports.repo.ts';
 import type { GroupReport, RangeQuery, ReportQuery, UsageReport } from './reports.schemas.ts';
 
 export type ReportInput = Static<typeof ReportQuery>;
@@ -99,7 +99,18 @@ export function createReportService(deps: { db: Db; now?: () => Date }) {
     };
   }
 
-  return { own, subAccount, group };
+  /** GET /report/daily: the dashboard's chart; every day of the range, zeros included, counters as in /report. */
+  async function daily(actor: Actor, query: RangeInput) {
+    const range = resolveRange(query, now());
+    const found = new Map((await dailyCounts(deps.db, actor.accountId, range)).map((d) => [d.day, d]));
+    const days = [];
+    for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
+      days.push(found.get(day) ?? { day, total: 0, sent: 0, delivered: 0, failed: 0 });
+    }
+    return { from: range.from, to: range.to, days };
+  }
+
+  return { own, subAccount, group, daily };
 }
 
 export type ReportService = ReturnType<typeof createReportService>;

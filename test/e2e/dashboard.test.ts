@@ -1,0 +1,232 @@
+// The dashboard in Debian's Chromium against a real `tasman start`: the issue's flow from invite to operator
+// top-up, axe on every page, screenshots at desktop and phone width, and the first page's JavaScript weight.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startProcess, type TasmanProcess } from '../support/process.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { ARTEFACTS, buildDashboard, haveChromium, launchChromium, screenshot, seriousViolations } from '../support/browser.ts';
+
+if (!haveChromium) console.warn('dashboard.test.ts skipped: /usr/bin/chromium is missing (apt-get install -y chromium)');
+
+const PASSWORD = 'harbour-lights-at-seven';
+const CUSTOMER = '+61412345678';
+const SHARED_AU = '+61480000000';
+
+describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-dash-'));
+  let proc: TasmanProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let receiver: Receiver;
+  let token: string;
+  let accountId: string;
+  let apiKey: string;
+
+  async function operator(method: string, url: string, body?: unknown) {
+    const res = await fetch(`${proc.url}${url}`, {
+      method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return res.json() as Promise<Record<string, unknown>>;
+  }
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+  const heading = async (name: string) => {
+    try {
+      await page.getByRole('heading', { level: 1, name }).waitFor();
+    } catch (err) {
+      await screenshot(page, `failed-waiting-for-${name.replace(/\W+/g, '-')}`);
+      throw err;
+    }
+  };
+
+  beforeAll(async () => {
+    buildDashboard();
+    [proc, browser, receiver] = await Promise.all([
+      startProcess({ DATA_DIR: dataDir, SIM_DLR_DELAY_MS: '50' }), launchChromium(), startReceiver(),
+    ]);
+    token = readFileSync(path.join(dataDir, 'admin.token'), 'utf8').trim();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await proc?.stop('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('invite → set password → sign in; the first page weighs under 500 kB of gzipped JavaScript', async () => {
+    const created = await operator('POST', '/admin/accounts', { business_name: 'Harbour Cafe', email: 'owner@harbour.test', credits: 50, hierarchy_enabled: true });
+    accountId = created.account_id as string;
+    apiKey = created.api_key as string;
+    // The link names PUBLIC_URL (default http://HOST:PORT); the process listens on a port the OS chose.
+    const link = new URL(created.owner_invite_url as string);
+    const scripts: string[] = [];
+    page.on('response', (r) => { if (r.url().endsWith('.js')) scripts.push(new URL(r.url()).pathname); });
+    await page.goto(`${proc.url}${link.pathname}${link.hash}`);
+    await page.getByText('owner@harbour.test').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'invite-desktop');
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('12 characters');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await heading('Overview');
+    await page.getByText('Balance (credits)').waitFor();
+    // Weight of the first page: every script it loaded, gzipped as served (the build writes .gz beside each).
+    const dist = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+    const gz = [...new Set(scripts)].map((p) => readFileSync(path.join(dist, p.replace(/^\/app\//, '')) + '.gz').length);
+    const total = gz.reduce((a, b) => a + b, 0);
+    const paint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null);
+    mkdirSync(ARTEFACTS, { recursive: true });
+    writeFileSync(path.join(ARTEFACTS, 'first-page.json'), JSON.stringify({ scripts: [...new Set(scripts)], gzip_bytes: total, first_contentful_paint_ms: paint }, null, 2));
+    expect(total).toBeGreaterThan(10_000);
+    expect(total).toBeLessThan(500_000);
+  });
+
+  it('signs out, and signs in again at /login with Email and Password', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/app\/login$/);
+    await page.goto(`${proc.url}/login`);
+    await page.getByLabel('Email').fill('owner@harbour.test');
+    await page.getByLabel('Password').fill('wrong password entirely');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong email or password');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading('Overview');
+  });
+
+  it('sends one message with a live preview and sees it delivered in Messages', async () => {
+    await nav('Send');
+    await heading('Send');
+    await page.getByLabel('To', { exact: true }).fill('0412 345 678');
+    await page.getByLabel('Message').fill('Your table is ready');
+    await page.getByText('GSM-7 · 1 part(s) · 1 credit(s)').waitFor();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText('Sent.').waitFor();
+    await nav('Messages');
+    await heading('Messages');
+    const row = page.getByRole('row').filter({ hasText: 'Your table is ready' });
+    await row.getByText('delivered').waitFor({ timeout: 30_000 });
+    await row.getByRole('link').click();
+    await page.getByText('Receipt: delivered').waitFor();
+  });
+
+  it('uploads a CSV batch whose columns become merge fields', async () => {
+    await nav('Send');
+    await page.getByLabel('Or upload a CSV').setInputFiles({
+      name: 'guests.csv', mimeType: 'text/csv', buffer: Buffer.from('phone,name\n0412 000 101,Ana\n0412 000 102,"Ben, Jr"\n12345,Nobody\n'),
+    });
+    await page.getByText('guests.csv: 3 recipients').waitFor();
+    await page.getByLabel('Message').fill('Hi {{name}}, see you at 7');
+    await page.getByText('Hi Ben, Jr, see you at 7').waitFor();
+    await page.getByText('Invalid numbers (not sent): 12345').waitFor();
+    await page.getByLabel('Campaign name (optional)').fill('Friday dinner');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText('Queued 2 messages').waitFor();
+    await page.getByRole('link', { name: 'See the campaign' }).click();
+    await heading('Friday dinner');
+    await page.getByText('2 of 2 finished').waitFor({ timeout: 30_000 });
+  });
+
+  it('replies from the Inbox to an injected inbound message', async () => {
+    await operator('POST', '/admin/simulator/inbound', { from: CUSTOMER, to: SHARED_AU, text: 'Can we bring a dog?' });
+    await nav('Inbox');
+    await page.getByText('Can we bring a dog?').first().waitFor();
+    await page.getByLabel('Reply').fill('Of course, on the terrace');
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByText('Reply sent.').waitFor();
+    await page.getByText('Of course, on the terrace').waitFor();
+  });
+
+  it('creates an API key, shown once, that works with fetch', async () => {
+    await nav('API keys');
+    await heading('API keys');
+    await page.getByLabel('Key name').fill('Website');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('secret').textContent())!.trim();
+    expect(key).toMatch(/^tsm_/);
+    const res = await fetch(`${proc.url}/balance`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    await page.reload();
+    await heading('API keys');
+    expect(await page.getByTestId('secret').count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+  });
+
+  it('sets a delivery webhook and sees a delivery in its log', async () => {
+    await nav('Webhooks');
+    await page.getByLabel('Delivery receipts URL').fill(`${receiver.url}/dlr`);
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByText('Saved.').waitFor();
+    await fetch(`${proc.url}/send`, {
+      method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '0412 000 555', message: 'hooked' }),
+    });
+    await receiver.waitFor(1, 30_000);
+    await page.getByRole('list', { name: 'Webhook deliveries' }).getByText('message.dlr').first().waitFor({ timeout: 15_000 });
+    await page.getByText(/: 200 in \d+ ms/).first().waitFor();
+  });
+
+  it('(parent) creates a sub-account and allocates credits to it', async () => {
+    await nav('Sub-accounts');
+    await page.getByLabel('Business name').fill('Harbour Catering');
+    await page.getByRole('button', { name: 'Create sub-account' }).click();
+    await page.getByRole('link', { name: 'Harbour Catering' }).click();
+    await heading('Harbour Catering');
+    await page.getByLabel('Amount').fill('5');
+    await page.getByRole('button', { name: 'Allocate' }).click();
+    await page.getByText('Sub-account balance 5').waitFor();
+  });
+
+  it('(operator) signs in at /operator and tops up an account', async () => {
+    const op = await context.newPage();
+    await op.goto(`${proc.url}/operator`);
+    await op.getByLabel('Operator token').fill(token);
+    await op.getByRole('button', { name: 'Sign in' }).click();
+    await op.getByRole('heading', { name: 'Operator console' }).waitFor();
+    await op.getByLabel('Search accounts').fill('Harbour Cafe');
+    await op.getByRole('button', { name: 'Search' }).click();
+    await op.getByLabel('Credits to add to Harbour Cafe').fill('100');
+    await op.getByRole('button', { name: 'Top up Harbour Cafe' }).click();
+    await op.getByText(/New balance: \d+ credits/).waitFor();
+    const read = await operator('GET', `/admin/accounts/${accountId}`);
+    expect(read.credits).toBeGreaterThanOrEqual(100);
+    expect(await seriousViolations(op)).toEqual([]);
+    await screenshot(op, 'operator-desktop');
+    await op.setViewportSize({ width: 390, height: 844 });
+    await screenshot(op, 'operator-phone');
+    await op.close();
+  });
+
+  it('every page: no serious or critical axe violations, at desktop and phone width', async () => {
+    const pages: Array<[string, string, string]> = [
+      ['overview', '/app/', 'Overview'], ['send', '/app/send', 'Send'], ['messages', '/app/messages', 'Messages'],
+      ['campaigns', '/app/campaigns', 'Campaigns'], ['inbox', '/app/inbox', 'Inbox'], ['optouts', '/app/optouts', 'Opt-outs'],
+      ['numbers', '/app/numbers', 'Numbers & Sender IDs'], ['keys', '/app/developers/keys', 'API keys'],
+      ['webhooks', '/app/developers/webhooks', 'Webhooks'], ['team', '/app/team', 'Team'],
+      ['sub-accounts', '/app/sub-accounts', 'Sub-accounts'], ['reports', '/app/reports', 'Reports'], ['settings', '/app/settings', 'Settings'],
+    ];
+    const found: Record<string, string[]> = {};
+    for (const [width, height, suffix] of [[1280, 900, 'desktop'], [390, 844, 'phone']] as const) {
+      await page.setViewportSize({ width, height });
+      for (const [name, url, title] of pages) {
+        await page.goto(`${proc.url}${url}`);
+        await heading(title);
+        await page.waitForLoadState('networkidle');
+        const v = await seriousViolations(page);
+        if (v.length) found[`${name}-${suffix}`] = v;
+        await screenshot(page, `${name}-${suffix}`);
+      }
+    }
+    await page.goto(`${proc.url}/app/login`);
+    expect(found).toEqual({});
+  });
+});

@@ -1,0 +1,116 @@
+import { lazy, Suspense, useState } from 'react';
+import { Navigate, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { del } from './lib/api.ts';
+import { useSession, type SessionInfo } from './session.ts';
+import { Loading } from './ui.tsx';
+import { LoginPage, InvitePage } from './pages/auth.tsx';
+import { OverviewPage } from './pages/overview.tsx';
+
+// The first page (overview or sign-in) is in the main bundle; the others load when first opened.
+const SendPage = lazy(() => import('./pages/send.tsx'));
+const MessagesPage = lazy(() => import('./pages/messages.tsx'));
+const MessagePage = lazy(() => import('./pages/message.tsx'));
+const CampaignsPage = lazy(() => import('./pages/campaigns.tsx'));
+const InboxPage = lazy(() => import('./pages/inbox.tsx'));
+const OptoutsPage = lazy(() => import('./pages/optouts.tsx'));
+const NumbersPage = lazy(() => import('./pages/numbers.tsx'));
+const KeysPage = lazy(() => import('./pages/keys.tsx'));
+const WebhooksPage = lazy(() => import('./pages/webhooks.tsx'));
+const TeamPage = lazy(() => import('./pages/team.tsx'));
+const SubAccountsPage = lazy(() => import('./pages/sub-accounts.tsx'));
+const ReportsPage = lazy(() => import('./pages/reports.tsx'));
+const SettingsPage = lazy(() => import('./pages/settings.tsx'));
+const OperatorPage = lazy(() => import('./pages/operator.tsx'));
+
+export function App() {
+  return (
+    <Suspense fallback={<main className="p-6"><Loading /></main>}>
+      <Routes>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/invite" element={<InvitePage />} />
+        <Route path="/operator/*" element={<OperatorPage />} />
+        <Route path="/*" element={<SignedIn />} />
+      </Routes>
+    </Suspense>
+  );
+}
+
+function SignedIn() {
+  const session = useSession();
+  const location = useLocation();
+  if (session.isPending) return <main className="p-6"><Loading /></main>;
+  if (!session.data) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <Shell session={session.data} />;
+}
+
+function navFor(s: SessionInfo) {
+  return [
+    ['/', 'Overview'], ['/send', 'Send'], ['/messages', 'Messages'], ['/campaigns', 'Campaigns'], ['/inbox', 'Inbox'],
+    ['/optouts', 'Opt-outs'], ['/numbers', 'Numbers & Sender IDs'], ['/developers/keys', 'API keys'], ['/developers/webhooks', 'Webhooks'],
+    ['/team', 'Team'], ...(s.account.hierarchy_enabled && !s.account.parent_account_id ? [['/sub-accounts', 'Sub-accounts']] : []),
+    ['/reports', 'Reports'], ['/settings', 'Settings'],
+  ] as Array<[string, string]>;
+}
+
+function Shell({ session }: { session: SessionInfo }) {
+  const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const signOut = async () => {
+    await del('/session').catch(() => undefined);
+    qc.clear();
+    navigate('/login');
+  };
+  return (
+    <div className="min-h-screen md:flex">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2">Skip to content</a>
+      <header className="border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-b-0 md:border-r">
+        <div className="flex items-center justify-between p-4">
+          <div>
+            <p className="text-lg font-bold text-blue-800">Tasman</p>
+            <p className="text-sm text-slate-700">{session.account.business_name}</p>
+          </div>
+          <button type="button" className="rounded-md border border-slate-400 px-3 py-1 text-sm md:hidden" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpen(!open)}>Menu</button>
+        </div>
+        <nav id="main-nav" aria-label="Main" className={`${open ? 'block' : 'hidden'} px-2 pb-4 md:block`}>
+          <ul className="space-y-1">
+            {navFor(session).map(([to, label]) => (
+              <li key={to}>
+                <NavLink to={to} end={to === '/'} onClick={() => setOpen(false)}
+                  className={({ isActive }) => `block rounded-md px-3 py-2 text-sm ${isActive ? 'bg-blue-100 font-semibold text-blue-900' : 'text-slate-800 hover:bg-slate-100'}`}>
+                  {label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-4 border-t border-slate-200 px-3 pt-3 text-sm">
+            <p className="truncate text-slate-700">{session.user.email}</p>
+            <button type="button" className="mt-2 underline" onClick={() => void signOut()}>Sign out</button>
+          </div>
+        </nav>
+      </header>
+      <main id="main" className="flex-1 p-4 md:p-8">
+        <Suspense fallback={<Loading />}>
+          <Routes>
+            <Route index element={<OverviewPage />} />
+            <Route path="send" element={<SendPage session={session} />} />
+            <Route path="messages" element={<MessagesPage />} />
+            <Route path="messages/:id" element={<MessagePage />} />
+            <Route path="campaigns/*" element={<CampaignsPage />} />
+            <Route path="inbox" element={<InboxPage session={session} />} />
+            <Route path="optouts" element={<OptoutsPage />} />
+            <Route path="numbers" element={<NumbersPage session={session} />} />
+            <Route path="developers/keys" element={<KeysPage />} />
+            <Route path="developers/webhooks" element={<WebhooksPage />} />
+            <Route path="team" element={<TeamPage session={session} />} />
+            <Route path="sub-accounts/*" element={<SubAccountsPage session={session} />} />
+            <Route path="reports" element={<ReportsPage />} />
+            <Route path="settings" element={<SettingsPage session={session} />} />
+            <Route path="*" element={<p>That page does not exist.</p>} />
+          </Routes>
+        </Suspense>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface Series { label: string; color: string; values: number[] }
+
+/** A small line chart by day (uPlot); the numbers are also given as a table for screen readers by the caller. */
+export function DayChart({ days, series, title }: { days: string[]; series: Series[]; title: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const xs = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+    const plot = new uPlot({
+      width: Math.max(280, el.clientWidth),
+      height: 220,
+      series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
+      axes: [{}, { size: 40 }],
+      scales: { x: { time: true } },
+    }, [xs, ...series.map((s) => s.values)], el);
+    const resize = () => plot.setSize({ width: Math.max(280, el.clientWidth), height: 220 });
+    window.addEventListener('resize', resize);
+    return () => { window.removeEventListener('resize', resize); plot.destroy(); };
+  }, [days, series]);
+  return <figure><div ref={ref} role="img" aria-label={title} /><figcaption className="sr-only">{title}</figcaption></figure>;
+}

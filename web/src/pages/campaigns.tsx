@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { Link, Route, Routes, useParams } from 'react-router';
+import { useQuery, keepPreviousData } from '@tanstack/react-query';
+import { createColumnHelper } from '@tanstack/react-table';
+import { get } from '../lib/api.ts';
+import { dateTime } from '../lib/format.ts';
+import { Card, DataTable, ErrorText, Loading, Page, Pager, Status } from '../ui.tsx';
+import type { MessageItem } from './messages.tsx';
+
+interface Stats { total: number; queued: number; sent: number; delivered: number; failed: number }
+interface Campaign { id: string; name: string | null; message_body: string | null; status: string; recipient_count: number; total_credits: number; created_at: string; stats: Stats }
+
+const PAGE = 25;
+const col = createColumnHelper<Campaign>();
+const columns = [
+  col.accessor('name', { header: 'Campaign', cell: (c) => <Link className="underline" to={`/campaigns/${c.row.original.id}`}>{c.getValue() ?? 'Untitled batch'}</Link> }),
+  col.accessor('created_at', { header: 'Created', cell: (c) => dateTime(c.getValue()) }),
+  col.accessor('status', { header: 'Status', cell: (c) => <Status value={c.getValue()} /> }),
+  col.accessor('recipient_count', { header: 'Recipients' }),
+  col.display({ id: 'progress', header: 'Delivered / failed', cell: (c) => `${c.row.original.stats.delivered} / ${c.row.original.stats.failed}` }),
+  col.accessor('total_credits', { header: 'Credits' }),
+];
+
+function CampaignList() {
+  const [page, setPage] = useState(0);
+  const q = useQuery({
+    queryKey: ['campaigns', page], queryFn: () => get<{ campaigns: Campaign[] }>('/campaigns', { limit: PAGE, offset: page * PAGE }),
+    placeholderData: keepPreviousData, refetchInterval: 5000,
+  });
+  return (
+    <Page title="Campaigns">
+      <ErrorText error={q.error} />
+      {q.isPending ? <Loading /> : <DataTable data={q.data?.campaigns ?? []} columns={columns} caption="Campaigns, newest first"
+        empty={<>No campaigns yet: a batch from the <Link className="underline" to="/send">Send</Link> page starts one.</>} />}
+      <Pager page={page} hasNext={(q.data?.campaigns.length ?? 0) === PAGE} onPage={setPage} />
+    </Page>
+  );
+}
+
+const mcol = createColumnHelper<Omit<MessageItem, 'delivery_receipt'>>();
+const messageColumns = [
+  mcol.accessor('recipient', { header: 'To', cell: (c) => <Link className="underline" to={`/messages/${c.row.original.id}`}>{c.getValue()}</Link> }),
+  mcol.accessor('status', { header: 'Status', cell: (c) => <Status value={c.getValue()} /> }),
+  mcol.accessor('body', { header: 'Message', cell: (c) => <span className="line-clamp-2 max-w-xs">{c.getValue() ?? '(removed)'}</span> }),
+];
+
+function CampaignDetail() {
+  const { id } = useParams();
+  const [page, setPage] = useState(0);
+  const q = useQuery({
+    queryKey: ['campaign', id, page],
+    queryFn: () => get<{ campaign: Campaign; stats: Stats; messages: Array<Omit<MessageItem, 'delivery_receipt'>> }>(`/campaign/${id}`, { limit: PAGE, offset: page * PAGE }),
+    placeholderData: keepPreviousData,
+    // Progress updates while sending.
+    refetchInterval: (query) => (query.state.data?.campaign.status === 'completed' && query.state.data.stats.sent === 0 ? false : 2000),
+  });
+  if (q.isPending) return <Loading />;
+  if (!q.data) return <Page title="Campaign"><ErrorText error={q.error} /></Page>;
+  const { campaign: c, stats: s } = q.data;
+  const done = s.delivered + s.failed;
+  return (
+    <Page title={c.name ?? 'Untitled batch'} actions={<Link className="underline" to="/campaigns">All campaigns</Link>}>
+      <Card title="Progress">
+        <p className="mb-2 text-sm"><Status value={c.status} /> {done} of {s.total} finished · {c.total_credits} credits</p>
+        <div className="h-3 w-full overflow-hidden rounded bg-slate-200" role="progressbar" aria-label="Finished messages" aria-valuemin={0} aria-valuemax={s.total} aria-valuenow={done}>
+          <div className="h-3 bg-green-600" style={{ width: `${s.total ? (done / s.total) * 100 : 0}%` }} />
+        </div>
+        <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
+          {(['queued', 'sent', 'delivered', 'failed'] as const).map((k) => <div key={k}><dt className="text-slate-600">{k}</dt><dd className="text-lg font-semibold">{s[k]}</dd></div>)}
+        </dl>
+        {c.message_body && <p className="mt-3 whitespace-pre-wrap rounded bg-slate-100 p-3 text-sm">{c.message_body}</p>}
+      </Card>
+      <DataTable data={q.data.messages} columns={messageColumns} caption="Messages of this campaign" empty="No messages." />
+      <Pager page={page} hasNext={q.data.messages.length === PAGE} onPage={setPage} />
+    </Page>
+  );
+}
+
+export default function CampaignsPage() {
+  return (
+    <Routes>
+      <Route index element={<CampaignList />} />
+      <Route path=":id" element={<CampaignDetail />} />
+    </Routes>
+  );
+}

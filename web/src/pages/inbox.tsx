@@ -1,0 +1,108 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, get, post } from '../lib/api.ts';
+import { dateTime } from '../lib/format.ts';
+import type { SessionInfo } from '../session.ts';
+import { Button, Card, Empty, ErrorText, Input, Loading, Notice, Page, Pager, TextArea } from '../ui.tsx';
+import type { MessageItem } from './messages.tsx';
+
+interface Inbound { id: string; from: string; to: string; body: string | null; received_at: string; is_optout: boolean }
+interface Entry { id: string; direction: 'in' | 'out'; body: string | null; at: string; status?: string; service: string }
+
+const PAGE = 50;
+
+export default function InboxPage({ session }: { session: SessionInfo }) {
+  const [page, setPage] = useState(0);
+  const [filter, setFilter] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const inbox = useQuery({
+    queryKey: ['inbox', page, filter],
+    queryFn: () => get<{ messages: Inbound[]; total: number }>('/inbox', { limit: PAGE, offset: page * PAGE, from: filter }),
+    refetchInterval: 5000,
+  });
+  // Conversations: one per customer number, newest first.
+  const threads = useMemo(() => {
+    const by = new Map<string, Inbound[]>();
+    for (const m of inbox.data?.messages ?? []) by.set(m.from, [...(by.get(m.from) ?? []), m]);
+    return [...by.entries()];
+  }, [inbox.data]);
+  const current = selected ?? threads[0]?.[0] ?? null;
+  return (
+    <Page title="Inbox">
+      <div className="max-w-sm"><Input label="Filter by number" value={filter} onChange={(e) => { setFilter(e.target.value); setPage(0); }} /></div>
+      <ErrorText error={inbox.error} />
+      {inbox.isPending ? <Loading /> : threads.length === 0 ? <Empty>No replies yet. Replies to your messages arrive here.</Empty> : (
+        <div className="grid gap-4 lg:grid-cols-[18rem_1fr]">
+          <nav aria-label="Conversations">
+            <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+              {threads.map(([from, msgs]) => (
+                <li key={from}>
+                  <button type="button" aria-current={from === current ? 'true' : undefined} onClick={() => setSelected(from)}
+                    className={`w-full p-3 text-left ${from === current ? 'bg-blue-50' : ''}`}>
+                    <span className="block font-semibold">{from}</span>
+                    <span className="line-clamp-1 block text-sm text-slate-700">{msgs[0]!.body}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          {current && <Thread number={current} inbound={threads.find(([f]) => f === current)?.[1] ?? []} canSend={session.user.can_send} />}
+        </div>
+      )}
+      <Pager page={page} hasNext={(inbox.data?.total ?? 0) > (page + 1) * PAGE} onPage={setPage} />
+    </Page>
+  );
+}
+
+function Thread({ number, inbound, canSend }: { number: string; inbound: Inbound[]; canSend: boolean }) {
+  const qc = useQueryClient();
+  const [reply, setReply] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [sent, setSent] = useState(false);
+  const numbers = useQuery({ queryKey: ['numbers'], queryFn: () => get<{ numbers: Array<{ number: string }> }>('/numbers') });
+  const outbound = useQuery({
+    queryKey: ['messages', { to: number }],
+    queryFn: () => get<{ messages: MessageItem[] }>('/messages', { to: number, limit: 50 }),
+    refetchInterval: 5000,
+  });
+  // Both directions in time order.
+  const entries: Entry[] = [
+    ...inbound.map((m) => ({ id: m.id, direction: 'in' as const, body: m.body, at: m.received_at, service: m.to })),
+    ...(outbound.data?.messages ?? []).map((m) => ({ id: m.id, direction: 'out' as const, body: m.body, at: m.created_at, status: m.status, service: m.sender })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  const send = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setSent(false);
+    try {
+      // Reply from the number they wrote to when it is one of ours; else the default (the shared number they wrote to).
+      const service = inbound[0]?.to;
+      const ours = service && numbers.data?.numbers.some((n) => n.number === service);
+      await post('/send', { to: number, message: reply, ...(ours ? { sender: service } : {}) });
+      setReply('');
+      setSent(true);
+      void qc.invalidateQueries({ queryKey: ['messages'] });
+    } catch (err) {
+      setError(err instanceof ApiError ? err : new ApiError(0, 'error', String(err)));
+    }
+  };
+  return (
+    <Card title={`Conversation with ${number}`}>
+      <ol className="mb-4 max-h-[28rem] space-y-2 overflow-y-auto">
+        {entries.map((e) => (
+          <li key={`${e.direction}-${e.id}`} className={`max-w-[85%] rounded-lg p-2 text-sm ${e.direction === 'in' ? 'bg-slate-100' : 'ml-auto bg-blue-100'}`}>
+            <p className="whitespace-pre-wrap">{e.body ?? '(removed by retention)'}</p>
+            <p className="text-xs text-slate-700">{e.direction === 'in' ? 'Received' : `Sent (${e.status})`} · {dateTime(e.at)}</p>
+          </li>
+        ))}
+      </ol>
+      {canSend ? (
+        <form onSubmit={(e) => void send(e)} className="space-y-2">
+          <TextArea label="Reply" rows={2} value={reply} onChange={(e) => setReply(e.target.value)} error={error?.message} />
+          <Button type="submit" disabled={reply.trim() === ''}>Send reply</Button>
+          {sent && <Notice>Reply sent.</Notice>}
+        </form>
+      ) : <p className="text-sm text-slate-700">You cannot reply: you do not have can_send.</p>}
+    </Card>
+  );
+}

@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useQuery, keepPreviousData } from '@tanstack/react-query';
+import { createColumnHelper } from '@tanstack/react-table';
+import { get } from '../lib/api.ts';
+import { dateTime } from '../lib/format.ts';
+import { Button, DataTable, ErrorText, Input, Loading, Page, Pager, Select, Status } from '../ui.tsx';
+
+export interface MessageItem {
+  id: string; recipient: string; sender: string; body: string | null; status: string; parts: number; campaign_id: string | null;
+  created_at: string; sent_at: string | null; error_code: string | null; error_message: string | null;
+  delivery_receipt: { status: string; received_at: string; error_code: string | null } | null;
+}
+
+const col = createColumnHelper<MessageItem>();
+const columns = [
+  col.accessor('created_at', { header: 'Created', cell: (c) => <Link className="underline" to={`/messages/${c.row.original.id}`}>{dateTime(c.getValue())}</Link> }),
+  col.accessor('recipient', { header: 'To' }),
+  col.accessor('sender', { header: 'From' }),
+  col.accessor('status', { header: 'Status', cell: (c) => <Status value={c.getValue()} /> }),
+  col.accessor('body', { header: 'Message', cell: (c) => <span className="line-clamp-2 max-w-xs">{c.getValue() ?? '(removed)'}</span> }),
+  col.accessor('parts', { header: 'Parts' }),
+];
+
+interface Filters { q?: string; to?: string; status?: string; date_from?: string; date_to?: string }
+
+export default function MessagesPage() {
+  const [filters, setFilters] = useState<Filters>({});
+  const [draft, setDraft] = useState<Filters>({});
+  // Keyset paging: the cursors of the pages seen so far, so Previous works too.
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const page = cursors.length - 1;
+  const list = useQuery({
+    queryKey: ['messages', filters, cursors[page]],
+    queryFn: () => get<{ messages: MessageItem[]; next_cursor: string | null }>('/messages', { ...filters, limit: 25, cursor: cursors[page] }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 5000,
+  });
+  const search = (e: FormEvent) => { e.preventDefault(); setFilters(draft); setCursors([undefined]); };
+  return (
+    <Page title="Messages">
+      <form onSubmit={search} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6 lg:items-end" role="search">
+        <Input label="Text contains" value={draft.q ?? ''} onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
+        <Input label="Number" value={draft.to ?? ''} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        <Select label="Status" value={draft.status ?? ''} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
+          <option value="">Any</option>
+          {['queued', 'scheduled', 'sent', 'delivered', 'failed', 'cancelled'].map((s) => <option key={s}>{s}</option>)}
+        </Select>
+        <Input label="From date" type="date" value={draft.date_from ?? ''} onChange={(e) => setDraft({ ...draft, date_from: e.target.value })} />
+        <Input label="To date" type="date" value={draft.date_to ?? ''} onChange={(e) => setDraft({ ...draft, date_to: e.target.value })} />
+        <Button type="submit">Search</Button>
+      </form>
+      <ErrorText error={list.error} />
+      {list.isPending ? <Loading /> : (
+        <DataTable data={list.data?.messages ?? []} columns={columns} caption="Messages, newest first"
+          empty={Object.values(filters).some(Boolean) ? 'No message matches this search.' : <>No messages yet. <Link className="underline" to="/send">Send one</Link>.</>} />
+      )}
+      <Pager page={page} hasNext={!!list.data?.next_cursor}
+        onPage={(p) => setCursors(p > page ? [...cursors, list.data!.next_cursor ?? undefined] : cursors.slice(0, p + 1))} />
+    </Page>
+  );
+}

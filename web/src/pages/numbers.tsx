@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createColumnHelper } from '@tanstack/react-table';
+import { get, post } from '../lib/api.ts';
+import { dateTime } from '../lib/format.ts';
+import type { SessionInfo } from '../session.ts';
+import { Button, Card, DataTable, ErrorText, Loading, Notice, Page, Pager, Select } from '../ui.tsx';
+
+interface Held { id: string; number: string; country: string; price_monthly: number; assigned_at: string | null; created_at: string }
+interface Available { id: string; number: string; country: string; price_monthly: number }
+
+/** Leases renew monthly from the day the number was assigned. */
+function nextRenewal(assignedAt: string | null): string {
+  if (!assignedAt) return '—';
+  const start = new Date(assignedAt);
+  const now = new Date();
+  const next = new Date(start);
+  while (next <= now) next.setMonth(next.getMonth() + 1);
+  return dateTime(next.toISOString());
+}
+
+const col = createColumnHelper<Held>();
+const columns = [
+  col.accessor('number', { header: 'Number' }),
+  col.accessor('country', { header: 'Country' }),
+  col.accessor('price_monthly', { header: 'Price a month', cell: (c) => `$${c.getValue().toFixed(2)}` }),
+  col.accessor('assigned_at', { header: 'Lease renews', cell: (c) => nextRenewal(c.getValue()) }),
+];
+
+const PAGE = 10;
+
+export default function NumbersPage({ session }: { session: SessionInfo }) {
+  const qc = useQueryClient();
+  const [country, setCountry] = useState<'AU' | 'NZ'>('AU');
+  const [page, setPage] = useState(0);
+  const held = useQuery({ queryKey: ['numbers'], queryFn: () => get<{ numbers: Held[] }>('/numbers') });
+  const available = useQuery({
+    queryKey: ['numbers', 'available', country, page],
+    queryFn: () => get<{ numbers: Available[] }>('/numbers/available', { country, limit: PAGE, offset: page * PAGE }),
+  });
+  const lease = useMutation({
+    mutationFn: (number: string) => post<{ number: Held }>('/numbers/purchase', { number }),
+    onSuccess: () => { void qc.invalidateQueries({ queryKey: ['numbers'] }); },
+  });
+  return (
+    <Page title="Numbers & Sender IDs">
+      <Card title="Your numbers">
+        <ErrorText error={held.error} />
+        {held.isPending ? <Loading /> : <DataTable data={held.data?.numbers ?? []} columns={columns} caption="Your dedicated numbers"
+          empty="No dedicated numbers: messages go from the shared number. Lease one below." />}
+      </Card>
+      <Card title="Lease a number">
+        {!session.user.can_billing && <p className="mb-3 text-sm text-slate-700">Leasing needs the billing permission (can_billing).</p>}
+        <div className="max-w-xs"><Select label="Country" value={country} onChange={(e) => { setCountry(e.target.value as 'AU' | 'NZ'); setPage(0); }}>
+          <option value="AU">Australia</option><option value="NZ">New Zealand</option>
+        </Select></div>
+        {lease.data && <Notice>Leased {lease.data.number.number}.</Notice>}
+        <ErrorText error={lease.error ?? available.error} />
+        {available.isPending ? <Loading /> : (available.data?.numbers.length ?? 0) === 0 ? <p className="mt-3 text-sm">No numbers are free in this country right now.</p> : (
+          <ul className="mt-3 divide-y divide-slate-200">
+            {available.data!.numbers.map((n) => (
+              <li key={n.id} className="flex items-center justify-between gap-3 py-2">
+                <span>{n.number} · ${n.price_monthly.toFixed(2)} a month</span>
+                <Button kind="secondary" disabled={!session.user.can_billing || lease.isPending} onClick={() => lease.mutate(n.number)} aria-label={`Lease ${n.number}`}>Lease</Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Pager page={page} hasNext={(available.data?.numbers.length ?? 0) === PAGE} onPage={setPage} />
+      </Card>
+      <Card title="Sender IDs">
+        <p className="text-sm text-slate-700">
+          An alphanumeric Sender ID (such as HarbourCafe) is registered to your ABN by the operator; once registered,
+          type it as the sender on the Send page. Ask your provider to register one.
+        </p>
+      </Card>
+    </Page>
+  );
+}

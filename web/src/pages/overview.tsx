@@ -1,0 +1,71 @@
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { get } from '../lib/api.ts';
+import { dateTime, percent } from '../lib/format.ts';
+import { DayChart } from '../chart.tsx';
+import { Card, Empty, ErrorText, Loading, Page, Stat } from '../ui.tsx';
+
+export interface Daily { from: string; to: string; days: Array<{ day: string; total: number; sent: number; delivered: number; failed: number }> }
+export interface Usage { from: string; to: string; summary: { messages: { total: number; parts: number; sent: number; delivered: number; failed: number }; credits_consumed: number; inbound: number; optouts: number } }
+interface InboxList { messages: Array<{ id: string; from: string; to: string; body: string | null; received_at: string; is_optout: boolean }>; total: number }
+
+const sydneyToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney' }).format(new Date());
+
+export function OverviewPage() {
+  const today = sydneyToday();
+  const monthStart = `${today.slice(0, 8)}01`;
+  const balance = useQuery({ queryKey: ['balance'], queryFn: () => get<{ credits: number }>('/balance') });
+  const todayReport = useQuery({ queryKey: ['report', today, today], queryFn: () => get<Usage>('/report', { from: today, to: today }) });
+  const month = useQuery({ queryKey: ['report', monthStart, today], queryFn: () => get<Usage>('/report', { from: monthStart, to: today }) });
+  const daily = useQuery({ queryKey: ['daily'], queryFn: () => get<Daily>('/report/daily') });
+  const inbox = useQuery({ queryKey: ['inbox', 'recent'], queryFn: () => get<InboxList>('/inbox', { limit: 5 }) });
+  const series = useMemo(() => {
+    const d = daily.data?.days ?? [];
+    return [
+      { label: 'Sent', color: '#1d4ed8', values: d.map((x) => x.sent) },
+      { label: 'Delivered', color: '#15803d', values: d.map((x) => x.delivered) },
+      { label: 'Failed', color: '#b91c1c', values: d.map((x) => x.failed) },
+    ];
+  }, [daily.data]);
+  const days = useMemo(() => daily.data?.days.map((d) => d.day) ?? [], [daily.data]);
+  const m = month.data?.summary.messages;
+  const finals = m ? m.delivered + m.failed : 0;
+  return (
+    <Page title="Overview" actions={<Link className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white" to="/send">New message</Link>}>
+      <ErrorText error={balance.error ?? month.error ?? daily.error} />
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <Stat label="Balance (credits)" value={balance.data?.credits ?? '…'} />
+        <Stat label="Messages today" value={todayReport.data?.summary.messages.total ?? '…'} />
+        <Stat label="Messages this month" value={m?.total ?? '…'} />
+        <Stat label="Delivery rate this month" value={m ? (finals ? percent(m.delivered / finals) : '—') : '…'} />
+      </div>
+      {m && (
+        <Card title="This month by status">
+          <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-5">
+            {(['total', 'sent', 'delivered', 'failed', 'parts'] as const).map((k) => (
+              <div key={k}><dt className="text-slate-600">{k}</dt><dd className="text-lg font-semibold">{m[k]}</dd></div>
+            ))}
+          </dl>
+        </Card>
+      )}
+      <Card title="Last 30 days">
+        {daily.isPending ? <Loading /> : daily.data && daily.data.days.some((d) => d.total > 0)
+          ? <DayChart days={days} series={series} title="Messages sent, delivered and failed per day over the last 30 days" />
+          : <Empty>No messages in the last 30 days yet.</Empty>}
+      </Card>
+      <Card title="Recent replies">
+        {inbox.isPending ? <Loading /> : inbox.data && inbox.data.messages.length > 0 ? (
+          <ul className="divide-y divide-slate-200">
+            {inbox.data.messages.map((m) => (
+              <li key={m.id} className="py-2 text-sm">
+                <span className="font-semibold">{m.from}</span> <span className="text-slate-600">{dateTime(m.received_at)}</span>
+                <p>{m.body ?? '(removed by retention)'}{m.is_optout && <strong className="ml-2 text-red-800">opt-out</strong>}</p>
+              </li>
+            ))}
+          </ul>
+        ) : <Empty>No replies yet. They appear here and in the <Link className="underline" to="/inbox">Inbox</Link>.</Empty>}
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,175 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, get, post } from '../lib/api.ts';
+import { parseCsv } from '../lib/format.ts';
+import type { SessionInfo } from '../session.ts';
+import { Button, Card, Checkbox, ErrorText, Input, Notice, Page, Select, TextArea } from '../ui.tsx';
+
+type Recipient = string | { phone: string; merge_data: Record<string, string> };
+interface Preview { phone: string; text: string; encoding: 'gsm7' | 'ucs2'; parts: number; credits: number; opted_out?: boolean }
+interface BatchPreview { recipients: Preview[]; total_credits: number; invalid_numbers: string[]; opted_out_count: number; duplicates_removed: number }
+interface NumberList { numbers: Array<{ number: string }> }
+
+const PHONE_COLUMNS = ['phone', 'mobile', 'number', 'to'];
+
+/** A CSV whose first row names the columns: the phone column (phone, mobile, number or to) and merge fields. */
+function recipientsFromCsv(text: string): { recipients: Recipient[]; fields: string[]; error?: string } {
+  const [header, ...rows] = parseCsv(text);
+  if (!header) return { recipients: [], fields: [], error: 'The file is empty' };
+  const names = header.map((h) => h.trim());
+  const phoneAt = names.findIndex((h) => PHONE_COLUMNS.includes(h.toLowerCase()));
+  if (phoneAt < 0) return { recipients: [], fields: [], error: 'The first row must name a phone column (phone, mobile, number or to)' };
+  const fields = names.filter((_, i) => i !== phoneAt);
+  const recipients = rows.map((r) => ({
+    phone: (r[phoneAt] ?? '').trim(),
+    merge_data: Object.fromEntries(names.map((n, i) => [n, (r[i] ?? '').trim()]).filter((_, i) => i !== phoneAt)),
+  }));
+  return { recipients, fields };
+}
+
+const splitNumbers = (text: string) => text.split(/[\n,;]+/).map((s) => s.trim()).filter(Boolean);
+
+export default function SendPage({ session }: { session: SessionInfo }) {
+  const qc = useQueryClient();
+  const [to, setTo] = useState('');
+  const [csv, setCsv] = useState<{ name: string; recipients: Recipient[]; fields: string[] } | null>(null);
+  const [csvError, setCsvError] = useState<string>();
+  const [message, setMessage] = useState('');
+  const [number, setNumber] = useState('');
+  const [senderId, setSenderId] = useState('');
+  const sender = senderId.trim() || number;
+  const [campaign, setCampaign] = useState('');
+  const [optOutLink, setOptOutLink] = useState(false);
+  const [preview, setPreview] = useState<{ single?: Preview; batch?: BatchPreview; error?: ApiError } | null>(null);
+  const [result, setResult] = useState<{ messageId?: string; batch?: { recipients_queued: number; invalid_numbers: string[]; opted_out_count: number; duplicates_removed: number; credits_used: number; campaign_id: string } } | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const numbers = useQuery({ queryKey: ['numbers'], queryFn: () => get<NumberList>('/numbers') });
+
+  const recipients: Recipient[] = useMemo(() => csv ? csv.recipients : splitNumbers(to), [csv, to]);
+  const text = optOutLink && !message.includes('{{OptOutLink}}') ? `${message} {{OptOutLink}}`.trim() : message;
+  const body = useMemo(() => ({ message: text, ...(sender ? { sender } : {}), ...(campaign ? { campaign } : {}) }), [text, sender, campaign]);
+
+  // Live preview: what each recipient gets, its encoding, parts and credits, and who would be refused.
+  useEffect(() => {
+    if (recipients.length === 0 || text.trim() === '') { setPreview(null); return; }
+    const timer = setTimeout(() => {
+      const request = recipients.length === 1 && typeof recipients[0] === 'string'
+        ? post<Preview>('/send/preview', { ...body, to: recipients[0] }).then((single) => setPreview({ single }))
+        : post<BatchPreview>('/send-batch/preview', { ...body, recipients: recipients.slice(0, 1000) }).then((batch) => setPreview({ batch }));
+      request.catch((err: unknown) => setPreview({ error: err instanceof ApiError ? err : new ApiError(0, 'error', String(err)) }));
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [recipients, body, text]);
+
+  const onFile = async (file: File | undefined) => {
+    setCsvError(undefined);
+    if (!file) { setCsv(null); return; }
+    const parsed = recipientsFromCsv(await file.text());
+    if (parsed.error) { setCsvError(parsed.error); setCsv(null); return; }
+    setCsv({ name: file.name, recipients: parsed.recipients, fields: parsed.fields });
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      if (recipients.length === 1 && typeof recipients[0] === 'string') {
+        const r = await post<{ message_id: string }>('/send', { ...body, to: recipients[0] });
+        setResult({ messageId: r.message_id });
+      } else {
+        setResult({ batch: await post('/send-batch', { ...body, recipients }) });
+      }
+      void qc.invalidateQueries({ queryKey: ['balance'] });
+      void qc.invalidateQueries({ queryKey: ['messages'] });
+    } catch (err) {
+      setError(err instanceof ApiError ? err : new ApiError(0, 'error', String(err)));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const toError = error?.code === 'invalid_number' || error?.code === 'recipient_opted_out' ? error.message
+    : preview?.error?.code === 'invalid_number' ? preview.error.message : error?.forField('to');
+  const messageError = ['message_too_long', 'message_empty'].includes(error?.code ?? '') ? error!.message
+    : ['message_too_long', 'message_empty'].includes(preview?.error?.code ?? '') ? preview!.error!.message : error?.forField('message');
+  const senderError = error?.code === 'sender_not_allowed' ? error.message : undefined;
+  const generalError = error && !toError && !messageError && !senderError ? error : null;
+
+  if (!session.user.can_send) {
+    return <Page title="Send"><ErrorText error="You do not have permission to send messages. Ask an owner to give you can_send." /></Page>;
+  }
+  return (
+    <Page title="Send">
+      <form onSubmit={(e) => void submit(e)} className="grid gap-5 lg:grid-cols-2" noValidate>
+        <div className="space-y-4">
+          <TextArea label="To" rows={3} value={to} disabled={!!csv} onChange={(e) => setTo(e.target.value)} error={toError}
+            hint="One mobile number, or several separated by new lines or commas (04…, 02… or +61…, +64…)" />
+          <Input label="Or upload a CSV" type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e.target.files?.[0])} error={csvError}
+            hint="First row: a phone column and any merge fields, used as {{name}} in the message" />
+          {csv && <p className="text-sm">{csv.name}: {csv.recipients.length} recipients; merge fields: {csv.fields.map((f) => `{{${f}}}`).join(', ') || 'none'}</p>}
+          <TextArea label="Message" rows={5} value={message} onChange={(e) => setMessage(e.target.value)} error={messageError}
+            hint={`${[...text].length} characters`} />
+          <Checkbox label="Add an opt-out link ({{OptOutLink}})" checked={optOutLink} onChange={(e) => setOptOutLink(e.target.checked)} />
+          <Select label="Sender" value={number} onChange={(e) => setNumber(e.target.value)} error={senderId ? undefined : senderError}>
+            <option value="">Default (your first number, else the shared number)</option>
+            {numbers.data?.numbers.map((n) => <option key={n.number} value={n.number}>{n.number}</option>)}
+          </Select>
+          <Input label="Sender ID (optional)" value={senderId} maxLength={11} onChange={(e) => setSenderId(e.target.value)} error={senderId ? senderError : undefined}
+            hint="A registered Sender ID such as HarbourCafe overrides the choice above" />
+          <Input label="Campaign name (optional)" value={campaign} maxLength={200} onChange={(e) => setCampaign(e.target.value)} />
+          {generalError && <ErrorText error={generalError} />}
+          <Button type="submit" disabled={busy || recipients.length === 0}>Send</Button>
+          {result?.messageId && <Notice>Sent. <Link className="underline" to={`/messages/${result.messageId}`}>Follow its delivery</Link>.</Notice>}
+          {result?.batch && (
+            <Notice>
+              Queued {result.batch.recipients_queued} messages for {result.batch.credits_used} credits.
+              {result.batch.invalid_numbers.length > 0 && ` Invalid: ${result.batch.invalid_numbers.join(', ')}.`}
+              {result.batch.opted_out_count > 0 && ` Opted out (not sent): ${result.batch.opted_out_count}.`}
+              {result.batch.duplicates_removed > 0 && ` Duplicates removed: ${result.batch.duplicates_removed}.`}
+              {' '}<Link className="underline" to={`/campaigns/${result.batch.campaign_id}`}>See the campaign</Link>.
+            </Notice>
+          )}
+        </div>
+        <PreviewPanel preview={preview} />
+      </form>
+    </Page>
+  );
+}
+
+function PreviewPanel({ preview }: { preview: { single?: Preview; batch?: BatchPreview; error?: ApiError } | null }) {
+  return (
+    <div aria-live="polite">
+      <Card title="Preview">
+        {!preview && <p className="text-sm text-slate-600">Enter a recipient and a message to see what will be sent and what it costs.</p>}
+        {preview?.error && <p className="text-sm text-red-800">{preview.error.message}</p>}
+        {preview?.single && (
+          <div className="space-y-2 text-sm">
+            <p className="whitespace-pre-wrap rounded bg-slate-100 p-3">{preview.single.text}</p>
+            <p>{preview.single.phone} · {preview.single.encoding === 'gsm7' ? 'GSM-7' : 'Unicode (UCS-2)'} · {preview.single.parts} part(s) · {preview.single.credits} credit(s)</p>
+            {preview.single.opted_out && <p className="font-semibold text-red-800">This number has opted out: it will not be sent.</p>}
+          </div>
+        )}
+        {preview?.batch && (
+          <div className="space-y-2 text-sm">
+            <p><strong>{preview.batch.recipients.length}</strong> recipients · <strong>{preview.batch.total_credits}</strong> credits in total</p>
+            {preview.batch.invalid_numbers.length > 0 && <p className="text-red-800">Invalid numbers (not sent): {preview.batch.invalid_numbers.join(', ')}</p>}
+            {preview.batch.opted_out_count > 0 && <p className="text-red-800">Opted out (not sent): {preview.batch.opted_out_count}</p>}
+            {preview.batch.duplicates_removed > 0 && <p>Duplicates removed: {preview.batch.duplicates_removed}</p>}
+            <ul className="max-h-80 space-y-2 overflow-y-auto">
+              {preview.batch.recipients.slice(0, 20).map((r) => (
+                <li key={r.phone} className="rounded bg-slate-100 p-2">
+                  <p className="text-xs text-slate-700">{r.phone} · {r.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2'} · {r.parts} part(s) · {r.credits} credit(s)</p>
+                  <p className="whitespace-pre-wrap">{r.text}</p>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}
