@@ -24,3 +24,17 @@ export async function activeKeyCount(db: Executor, accountId: string): Promise<n
     select count(*)::int as n from api_keys where account_id = ${accountId} and revoked_at is null`);
   return n;
 }
+
+export interface AccountSearchRow {
+  id: string; business_name: string; email: string | null; abn: string | null; account_status: string;
+  hierarchy_enabled: boolean; credits: number; parent_id: string | null; created_at: Date | string;
+}
+
+/** Accounts newest first; `q` (when not empty) matches part of the name or email (any case), or the whole id. */
+export async function searchAccounts(db: Executor, q: string, limit: number, offset: number): Promise<AccountSearchRow[]> {
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return rows<AccountSearchRow>(db, sql`
+    select id, business_name, email, abn, account_status, hierarchy_enabled, credits, parent_id, created_at from accounts
+    where ${q === '' ? sql`true` : sql`(business_name ilike ${like} or email ilike ${like} or id::text = ${q})`}
+    order by created_at desc, id desc limit ${limit} offset ${offset}`);
+}

@@ -10,7 +10,7 @@ import { normaliseAbn } from '../../shared/abn.ts';
 import { normaliseScopes, type Scope } from '../keys/scopes.ts';
 import { toKeyCreated } from '../keys/key-view.ts';
 import { parseSender } from '../senders/sender.ts';
-import { activeKeyCount, insertNumber, insertSenderId } from './admin.repo.ts';
+import { activeKeyCount, insertNumber, insertSenderId, searchAccounts } from './admin.repo.ts';
 
 /** The credits every new account receives (interface document, Limits). */
 export const NEW_ACCOUNT_CREDITS = 5;
@@ -124,11 +124,7 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
   /** The operator console's account list: newest first, optionally matching a name, email or id. */
   async function listAccounts(query: { q?: string; limit: number; offset: number }) {
     const q = query.q?.trim() ?? '';
-    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const found = await rows<{ id: string; business_name: string; email: string | null; abn: string | null; account_status: string; hierarchy_enabled: boolean; credits: number; parent_id: string | null; created_at: Date | string }>(db, sql`
-      select id, business_name, email, abn, account_status, hierarchy_enabled, credits, parent_id, created_at from accounts
-      where ${q === '' ? sql`true` : sql`(business_name ilike ${like} or email ilike ${like} or id::text = ${q})`}
-      order by created_at desc, id desc limit ${query.limit} offset ${query.offset}`);
+    const found = await searchAccounts(db, q, query.limit, query.offset);
     return {
       accounts: found.map((r) => ({
         account_id: r.id, business_name: r.business_name, email: r.email, abn: r.abn, account_status: r.account_status,

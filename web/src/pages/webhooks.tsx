@@ -37,7 +37,7 @@ function EndpointForm({ kind, title, current }: { kind: 'delivery' | 'inbound'; 
         </div>
       </form>
       <ErrorText error={rotate.error} />
-      {save.isSuccess && !secret && <p role="status" className="mt-2 text-sm text-green-800">Saved.</p>}
+      {save.isSuccess && <p role="status" className="mt-2 text-sm text-green-800">Saved.</p>}
       {secret && <div className="mt-3"><Secret label="Signing secret" value={secret} /></div>}
     </Card>
   );
