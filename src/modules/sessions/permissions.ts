@@ -8,7 +8,7 @@ const RULES: Record<string, Permission> = {
   'POST /send': 'send',
   'POST /send-batch': 'send',
   'DELETE /message/:id': 'send',
-  'POST /message/:id/cancel': 'send',
+  'DELETE /campaign/:id/schedule': 'send',
   'POST /account/:id/credits/allocate': 'billing',
   'POST /account/:id/credits/recall': 'billing',
   'POST /numbers/purchase': 'billing',
