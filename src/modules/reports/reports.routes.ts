@@ -12,6 +12,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   }, async (request) => reports.own(request.actor, request.query));
 
   app.get('/report/daily', {
+    config: { scope: 'read' },
     schema: { tags: ['Reporting'], summary: 'Outbound messages per Sydney day (created, sent, delivered, failed)', querystring: RangeQuery, response: { 200: DailyReport, ...errors(400, 401) } },
   }, async (request) => reports.daily(request.actor, request.query));
 
