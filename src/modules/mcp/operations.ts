@@ -30,6 +30,11 @@ const body = <T>(r: ApiRequest) => r.body as T;
 export const operations = {
   send: { method: 'POST', path: '/send', call: (s, a, r) => s.messages.send(a, body<SendInput>(r)) },
   sendBatch: { method: 'POST', path: '/send-batch', call: (s, a, r) => s.messages.sendBatch(a, body<BatchInput>(r)) },
+  previewSend: { method: 'POST', path: '/send/preview', call: (s, a, r) => s.messages.previewSend(a, body<SendInput>(r)) },
+  searchMessages: {
+    method: 'GET', path: '/messages', call: (s, a, r) => s.messages.list(a, query<Parameters<Services['messages']['list']>[1]>(r)),
+  },
+  addOptout: { method: 'POST', path: '/optouts', call: (s, a, r) => s.optouts.add(a, body<{ number: string }>(r).number) },
   getMessage: { method: 'GET', path: '/message/:id', call: (s, a, r) => s.messages.get(a, id(r)) },
   getCampaign: {
     method: 'GET', path: '/campaign/:id', call: (s, a, r) => s.campaigns.get(a, id(r), query<{ limit: number; offset: number }>(r)),

@@ -3,10 +3,12 @@ import { Uuid } from '../../platform/http/schemas.ts';
 import { Balance, TransferRequest, TransferResult, AccountList } from '../accounts/accounts.schemas.ts';
 import { CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';
 import { InboxList, InboxQuery } from '../inbox/inbox.schemas.ts';
-import { BatchRequest, BatchResult, MessageResponse, ReplyRequest, SendRequest, SendResult } from '../messages/messages.schemas.ts';
+import {
+  BatchRequest, BatchResult, MessageList, MessageListQuery, MessageResponse, ReplyRequest, SendPreview, SendRequest, SendResult,
+} from '../messages/messages.schemas.ts';
 import type { BatchInput } from '../messages/messages.service.ts';
 import { NumberList } from '../numbers/numbers.schemas.ts';
-import { OptoutList } from '../optouts/optouts.routes.ts';
+import { AddResult, NumberBody, OptoutList } from '../optouts/optouts.routes.ts';
 import { ReportQuery, UsageReport } from '../reports/reports.schemas.ts';
 import { estimateBatchCredits, estimateSendCredits } from './credit-estimate.ts';
 import type { ApiRequest, OperationName } from './operations.ts';
@@ -61,6 +63,27 @@ export const tools: ToolDefinition[] = [
     input: Type.Object(batchFields), output: BatchResult, annotations: SPENDS,
     request: (args) => ({ body: args }),
     credits: (args, link) => estimateBatchCredits(args as unknown as BatchInput, link),
+  },
+  {
+    name: 'preview_message', title: 'Preview a message', op: 'previewSend',
+    description: 'What send_sms would send and charge (parts, encoding, sender, whether the recipient opted out), '
+      + 'without sending or charging. Needs the read scope.',
+    input: Type.Object(sendFields), output: SendPreview, annotations: READ,
+    request: (args) => ({ body: args }),
+  },
+  {
+    name: 'search_messages', title: 'Search sent messages', op: 'searchMessages',
+    description: 'The account\'s outbound messages, newest first, filtered and paged with a cursor. Needs the read scope.',
+    input: MessageListQuery, output: MessageList, annotations: READ,
+    request: (query) => ({ query }),
+  },
+  {
+    name: 'add_optout', title: 'Add an opt-out', op: 'addOptout',
+    description: 'Put a number on the opt-out list (someone asked not to be messaged): later sends to it are refused. '
+      + 'Needs the send scope.',
+    input: NumberBody, output: AddResult,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    request: (body) => ({ body }),
   },
   {
     name: 'get_message', title: 'Get a message', op: 'getMessage',

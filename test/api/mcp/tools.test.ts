@@ -8,8 +8,8 @@ import { connectMcp, ok, refusal, type McpTransportKind } from '../../support/mc
 // Both transports, driven by the official SDK client: every tool called, structured results checked against the
 // output schemas the server lists (the client validates them), refusals as tool errors carrying the API's code.
 
-const READ_TOOLS = ['get_message', 'get_campaign', 'list_inbox', 'list_optouts', 'get_balance', 'get_report', 'list_numbers', 'list_sub_accounts'];
-const WRITE_TOOLS = ['send_sms', 'send_batch', 'reply_to_inbound', 'allocate_credits'];
+const READ_TOOLS = ['preview_message', 'search_messages', 'get_message', 'get_campaign', 'list_inbox', 'list_optouts', 'get_balance', 'get_report', 'list_numbers', 'list_sub_accounts'];
+const WRITE_TOOLS = ['send_sms', 'send_batch', 'reply_to_inbound', 'allocate_credits', 'add_optout'];
 
 let t: TestApp;
 let baseUrl: string;
@@ -51,7 +51,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.annotations?.readOnlyHint).toBe(READ_TOOLS.includes(tool.name));
-      if (WRITE_TOOLS.includes(tool.name)) expect(tool.annotations?.destructiveHint).toBe(true);
+      if (WRITE_TOOLS.includes(tool.name)) expect(tool.annotations?.destructiveHint).toBe(tool.name !== 'add_optout');
     }
     const send = tools.find((tool) => tool.name === 'send_sms')!;
     expect(send.inputSchema.required).toEqual(['to', 'message']);
@@ -77,6 +77,14 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     const report = ok(await callTool(client, 'get_report', { direction: 'outbound' }));
     expect(report).toMatchObject({ account_id: owner.accountId, summary: { messages: { total: 3 } } });
     expect(ok(await callTool(client, 'list_numbers')).numbers).toEqual([expect.objectContaining({ number })]);
+    const preview = ok(await callTool(client, 'preview_message', { to, message: 'x'.repeat(161) }));
+    expect(preview).toMatchObject({ opted_out: false });
+    const found = ok(await callTool(client, 'search_messages', { limit: 1 }));
+    expect(found.messages).toHaveLength(1);
+    expect(ok(await callTool(client, 'get_balance')).credits).toBe(balance.credits);
+    const added = ok(await callTool(client, 'add_optout', { number: to }));
+    expect(added).toMatchObject({ created: true, optout: { number: to } });
+    expect(refusal(await callTool(client, 'send_sms', { to, message: 'again' })).code).toBe('recipient_opted_out');
   });
 
   it('reads the inbox, replies from the number written to, and lists opt-outs', async () => {
@@ -142,6 +150,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     const messageId = (campaign.messages as Array<{ id: string }>)[0]!.id;
     const readArgs: Record<string, Record<string, unknown>> = {
       get_message: { message_id: messageId }, get_campaign: { campaign_id: sent.campaign_id },
+      preview_message: { to: mobile(), message: 'hi' },
     };
     for (const name of READ_TOOLS) ok(await callTool(readOnly, name, readArgs[name] ?? {}));
     const writeArgs: Record<string, Record<string, unknown>> = {
@@ -149,6 +158,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
       send_batch: { message: 'hi', recipients: [mobile()] },
       reply_to_inbound: { inbound_id: inbound!.id, message: 'hi' },
       allocate_credits: { account_id: owner.accountId, amount: 1 },
+      add_optout: { number: mobile() },
     };
     for (const name of WRITE_TOOLS) {
       expect(refusal(await callTool(readOnly, name, writeArgs[name]!)), name).toMatchObject({ code: 'insufficient_scope' });
