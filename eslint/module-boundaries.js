@@ -64,7 +64,7 @@ const noModuleCycle = {
     type: 'problem',
     docs: { description: 'no import cycle between src/modules/<name> modules' },
     schema: [],
-    messages: { cycle: 'Module cycle: {{cycle}}. Move the shared piece to src/shared or src/platform (docs/architecture.md).' },
+    messages: { cycle: 'Module cycle: {{cycle}}. Move the shared piece to src/common or src/platform (docs/architecture.md).' },
   },
   create(context) {
     const filename = context.filename;

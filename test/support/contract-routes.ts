@@ -1,4 +1,4 @@
-// Every endpoint of the interface document we implement (/work/shared/seed/000_52a364fc666dd809.txt), copied
+// Every endpoint of the interface document we implement (the seed interface text), copied
 // here so the suite runs in a plain clone. The document is the contract: change this list only when it changes.
 export const CONTRACT_ROUTES: ReadonlyArray<readonly [method: string, path: string]> = [
   ['POST', '/send'],

@@ -2,7 +2,7 @@ import type { Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { revokeAllKeys } from '../keys/keys.repo.ts';
-import { normaliseAbn } from '../../shared/abn.ts';
+import { normaliseAbn } from '../../common/abn.ts';
 import {
   accountCounts, accountSenders, branchEmailTaken, closeAccountRow, findAccount, insertAccount, listChildren, lockAccount, lockPair,
   moveNumbersBetween, updateAccount, type AccountRow,

@@ -5,8 +5,8 @@ import { findAccount, insertAccount, updateAccount } from '../accounts/accounts.
 import { balanceOf, changeCredits } from '../credits/ledger.repo.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { insertKey, keyExists, revokeKey } from '../keys/keys.repo.ts';
-import { normalisePhone } from '../../shared/phone.ts';
-import { normaliseAbn } from '../../shared/abn.ts';
+import { normalisePhone } from '../../common/phone.ts';
+import { normaliseAbn } from '../../common/abn.ts';
 import { normaliseScopes, type Scope } from '../keys/scopes.ts';
 import { toKeyCreated } from '../keys/key-view.ts';
 import { parseSender } from '../senders/sender.ts';

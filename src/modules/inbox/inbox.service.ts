@@ -4,10 +4,10 @@ import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
-import { normalisePhone } from '../../shared/phone.ts';
+import { normalisePhone } from '../../common/phone.ts';
 import { addOptout, removeOptout } from '../optouts/optouts.repo.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
-import { containsPattern, parseIsoInstant } from '../../shared/query-filters.ts';
+import { containsPattern, parseIsoInstant } from '../../common/query-filters.ts';
 import {
   countInbox, holderOf, insertInbound, lastSenderAccount, listInbox, purgeFragments, repliedTo, sharedNumberSenders, storeFragment,
   type InboundRow, type InboxFilter,

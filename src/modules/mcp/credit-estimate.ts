@@ -1,6 +1,6 @@
 import { renderMerge } from '../messages/merge.ts';
 import { countParts } from '../messages/parts.ts';
-import { normalisePhone } from '../../shared/phone.ts';
+import { normalisePhone } from '../../common/phone.ts';
 import type { BatchRecipient } from '../messages/messages.service.ts';
 
 // The most credits a send could cost, worked out before it is made (the MCP guard rail). It applies the send

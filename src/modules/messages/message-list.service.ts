@@ -1,11 +1,11 @@
 import type { Actor } from '../../platform/actor.ts';
 import type { Executor } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
-import { containsPattern, parseIsoInstant } from '../../shared/query-filters.ts';
+import { containsPattern, parseIsoInstant } from '../../common/query-filters.ts';
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor.ts';
 import { listMessages, type MessageFilter } from './message-list.repo.ts';
 import { toMessageListItem } from './message-view.ts';
-import { normalisePhone } from '../../shared/phone.ts';
+import { normalisePhone } from '../../common/phone.ts';
 
 export interface MessageListQuery {
   limit?: number;

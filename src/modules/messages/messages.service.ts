@@ -9,7 +9,7 @@ import { allowedSenderQuery } from '../senders/senders.repo.ts';
 import { rows } from '../../platform/db/client.ts';
 import { renderMerge, templateHasPlaceholder } from './merge.ts';
 import { countParts, codePointLength, MAX_MESSAGE_CHARS } from './parts.ts';
-import { normalisePhone } from '../../shared/phone.ts';
+import { normalisePhone } from '../../common/phone.ts';
 import { findMessage, findMessageIdByIdempotencyKey, findOptedOut, insertBatch, type BatchItem } from './messages.repo.ts';
 import { insertSingles, type SendOutcome, type SingleSend } from './single-send.repo.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';

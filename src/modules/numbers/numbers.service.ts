@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError } from '../../platform/errors.ts';
-import { normalisePhone } from '../../shared/phone.ts';
+import { normalisePhone } from '../../common/phone.ts';
 import { assertHierarchyEnabled, loadManagedAccount } from '../accounts/access.ts';
 import { changeCredits } from '../credits/ledger.repo.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';

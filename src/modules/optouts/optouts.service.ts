@@ -2,7 +2,7 @@ import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { decodeCursor, E164_KEY, encodeCursor } from '../../platform/http/keyset-cursor.ts';
-import { normalisePhone } from '../../shared/phone.ts';
+import { normalisePhone } from '../../common/phone.ts';
 import { auditCsv } from './audit-csv.ts';
 import { addOptout, listOptouts, optoutEvents, removeOptout, type OptoutRow } from './optouts.repo.ts';
 

@@ -1,4 +1,4 @@
-import { normalisePhone } from '../../shared/phone.ts';
+import { normalisePhone } from '../../common/phone.ts';
 import type { RequestedSender } from './senders.repo.ts';
 
 /**
