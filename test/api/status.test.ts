@@ -5,8 +5,9 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
 
 let t: TestApp;
-// No workers: nothing dispatches, so a queued message stays exactly where the test puts it.
-beforeAll(async () => { t = await createTestApp(); });
+// No workers: nothing dispatches, so a queued message stays exactly where the test puts it. The queue age is
+// service-wide, so the file has a database of its own: other files' queued messages would count too.
+beforeAll(async () => { t = await createTestApp({}, { ownDatabase: true }); });
 afterAll(async () => { await t?.close(); });
 
 describe('GET /status', () => {

@@ -22,6 +22,11 @@ export interface TestAppOptions {
    * `npm start` does. The app then gets a scratch database of its own.
    */
   workers?: boolean;
+  /**
+   * A scratch database of its own even without workers: for tests of service-wide state (the queue age behind
+   * GET /status), which other files' queued messages in the shared database would otherwise change.
+   */
+  ownDatabase?: boolean;
 }
 
 /**
@@ -32,7 +37,7 @@ export interface TestAppOptions {
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-test-'));
   // Workers claim every queued message in their database: they get one of their own.
-  const scratch = options.workers ? await createScratchDatabase() : null;
+  const scratch = options.workers || options.ownDatabase ? await createScratchDatabase() : null;
   const config = loadConfig({
     DATA_DIR: dataDir,
     RATE_LIMIT_RPS: '100000',
