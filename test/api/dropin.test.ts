@@ -67,7 +67,13 @@ describe('{{SendingNumber}}', () => {
 describe('fields the libraries\' types expect', () => {
   it('account detail: sending_number and default_sender_id_value', async () => {
     const parent = await createAccount(t.app, { hierarchy: true, credits: 10, abn: '51824753556' });
-    const child = await call(t.app, parent.apiKey, 'POST', '/accounts', { business_name: 'Kid Co' });
+    // Another business's Sender ID under the ABN the child declares: the child may not send as it, so it is not
+    // the child's default either.
+    const other = await createAccount(t.app);
+    const othersId = `Oth${randomUUID().slice(0, 6)}`.replace(/[^A-Za-z0-9]/g, 'x');
+    expect((await admin(t.app, 'POST', '/admin/sender-ids', { account_id: other.accountId, sender_id: othersId, abn: '51824753556' })).status).toBe(201);
+    const child = await call(t.app, parent.apiKey, 'POST', '/accounts', { business_name: 'Kid Co', abn: '51824753556' });
+    expect(child.status).toBe(201);
     const id = child.body.id as string;
     expect((await call(t.app, parent.apiKey, 'GET', `/account/${id}`)).body.account).toMatchObject({ sending_number: null, default_sender_id_value: null });
     const own = mobile();

@@ -2,6 +2,7 @@ import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { accounts, numbers } from '../../platform/db/schema/index.ts';
 import { uuidv7 } from '../../platform/ids.ts';
+import { senderIdUsable } from '../senders/senders.repo.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -75,12 +76,17 @@ export async function accountCounts(db: Executor, accountId: string): Promise<{ 
 
 /**
  * The account's defaults as the client libraries read them: its first dedicated number (the default sender,
- * as the send rule picks it) and its first Sender ID registered to its ABN; null when it has none.
+ * as the send rule picks it) and the first Sender ID it may send as (the send rule's `senderIdUsable`, with the
+ * parent's when it inherits them); null when it has none. A Sender ID the account cannot use is never shown:
+ * matching on a self-declared ABN alone would name another business's registration.
  */
-export async function accountSenders(db: Executor, accountId: string, abn: string | null): Promise<{ number: string | null; senderId: string | null }> {
+export async function accountSenders(db: Executor, account: { id: string; parentId: string | null; inheritParentSenders: boolean }): Promise<{ number: string | null; senderId: string | null }> {
+  const parentId = account.inheritParentSenders ? account.parentId : null;
   const [row] = await rows<{ number: string | null; sender_id: string | null }>(db, sql`
-    select (select n.number from numbers n where n.account_id = ${accountId} order by n.number limit 1) as number,
-           (select s.sender_id from sender_ids s where s.abn = ${abn} order by s.sender_id limit 1) as sender_id`);
+    select (select n.number from numbers n where n.account_id = ${account.id} order by n.number limit 1) as number,
+           (select s.sender_id from sender_ids s
+            where ${senderIdUsable(sql`${account.id}::uuid`, sql`${parentId}::uuid`)}
+            order by s.sender_id limit 1) as sender_id`);
   return { number: row?.number ?? null, senderId: row?.sender_id ?? null };
 }
 

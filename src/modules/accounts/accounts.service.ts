@@ -41,7 +41,7 @@ const emailTaken = () => new AppError('email_taken', 'An account in this group a
 
 /** The `account` object of GET /account/{id}: the document's fields plus the ones CONTRACT.md adds. */
 export async function accountDetail(db: Db, row: AccountRow) {
-  const [counts, senders] = await Promise.all([accountCounts(db, row.id), accountSenders(db, row.id, row.abn)]);
+  const [counts, senders] = await Promise.all([accountCounts(db, row.id), accountSenders(db, row)]);
   return {
     id: row.id,
     business_name: row.businessName,
