@@ -32,11 +32,12 @@ export function preflight(config: Config): void {
 function banner(config: Config, running: Running, logger: Logger): void {
   const token = config.adminToken ? 'TASMAN_ADMIN_TOKEN' : config.embedded ? `${config.dataDir}/admin.token` : 'none: the operator API is off (set TASMAN_ADMIN_TOKEN)';
   const carrier = config.smpp.host ? `${config.smpp.host}:${config.smpp.port}` : 'the built-in SMSC simulator';
-  const hasDashboard = running.url !== '' && running.app.hasRoute({ method: 'GET', url: '/dashboard' });
+  // The dashboard is served at /app/ wherever the API role runs (docs/decisions.md, issue 13).
+  const hasDashboard = running.url !== '' && running.app.hasRoute({ method: 'GET', url: '/app' });
   logger.info({
     url: running.url,
     ...(running.url ? { docs: `${running.url}/docs` } : {}),
-    ...(hasDashboard ? { dashboard: `${running.url}/dashboard` } : {}),
+    ...(hasDashboard ? { dashboard: `${running.url}/app/` } : {}),
     operator_token: token,
     database: config.embedded ? `embedded PostgreSQL in ${config.dataDir}/postgres` : describeUrl(config.databaseUrl!),
     carrier,

@@ -27,6 +27,10 @@ describe('tasman start (embedded PostgreSQL)', () => {
 
   it('serves the API on its own PostgreSQL with a generated operator token, and keeps data across a restart', async () => {
     proc = await startProcess({ DATA_DIR: dataDir });
+    // The banner names where everything is, the dashboard included.
+    const started = proc.logs.map((l) => { try { return JSON.parse(l) as Record<string, unknown>; } catch { return {}; } })
+      .find((e) => e.msg === 'tasman started');
+    expect(started).toMatchObject({ url: proc.url, docs: `${proc.url}/docs`, dashboard: `${proc.url}/app/` });
     const token = readFileSync(path.join(dataDir, 'admin.token'), 'utf8').trim();
     const created = await http('POST', `${proc.url}/admin/accounts`, token, { business_name: 'E2E Pty Ltd', email: 'e2e@example.com' });
     expect(created.status).toBe(201);
