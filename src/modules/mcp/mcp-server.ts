@@ -25,9 +25,9 @@ export interface McpServerOptions {
 export const SERVER_INFO = { name: 'tasman', version: '1.0.0' };
 
 const INSTRUCTIONS = 'Tasman sends SMS to Australian and New Zealand mobiles for this account. Sending spends credits '
-  + 'and reaches real people: confirm recipients and wording with your user before calling send_sms, send_batch or '
-  + 'reply_to_inbound. Errors come back as tool results whose text is JSON {error, code}; do not retry a refused call '
-  + 'unchanged.';
+  + 'and reaches real people: confirm recipients and wording with your user before calling send_sms, schedule_sms, '
+  + 'send_batch or reply_to_inbound. Errors come back as tool results whose text is JSON {error, code}; do not retry '
+  + 'a refused call unchanged.';
 
 type ErrorBody = { error: string; code: string; [extra: string]: unknown };
 

@@ -36,6 +36,7 @@ export const operations = {
   },
   addOptout: { method: 'POST', path: '/optouts', call: (s, a, r) => s.optouts.add(a, body<{ number: string }>(r).number) },
   getMessage: { method: 'GET', path: '/message/:id', call: (s, a, r) => s.messages.get(a, id(r)) },
+  cancelMessage: { method: 'DELETE', path: '/message/:id', call: (s, a, r) => s.messages.cancel(a, id(r)) },
   getCampaign: {
     method: 'GET', path: '/campaign/:id', call: (s, a, r) => s.campaigns.get(a, id(r), query<{ limit: number; offset: number }>(r)),
   },

@@ -4,7 +4,7 @@ import { Balance, TransferRequest, TransferResult, AccountList } from '../accoun
 import { CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';
 import { InboxList, InboxQuery } from '../inbox/inbox.schemas.ts';
 import {
-  BatchRequest, BatchResult, MessageList, MessageListQuery, MessageResponse, ReplyRequest, SendPreview, SendRequest, SendResult,
+  BatchRequest, BatchResult, CancelResult, MessageList, MessageListQuery, MessageResponse, ReplyRequest, SendPreview, SendRequest, SendResult,
 } from '../messages/messages.schemas.ts';
 import type { BatchInput } from '../messages/messages.service.ts';
 import { NumberList } from '../numbers/numbers.schemas.ts';
@@ -43,6 +43,9 @@ const SPENDS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, id
 const NoInput = Type.Object({});
 const noRequest = (): ApiRequest => ({});
 const { from: _from, ...sendFields } = SendRequest.properties;
+// schedule_sms is send_sms with send_at required (the same route, so the same limits: future, at most 35 days).
+const { send_at: _sendAt, ...sendNowFields } = sendFields;
+const ScheduleInput = Type.Object({ ...sendNowFields, ...Type.Required(Type.Object({ send_at: sendFields.send_at })).properties });
 const { from: _batchFrom, ...batchFields } = BatchRequest.properties;
 
 export const tools: ToolDefinition[] = [
@@ -54,6 +57,26 @@ export const tools: ToolDefinition[] = [
     input: Type.Object(sendFields), output: SendResult, annotations: SPENDS,
     request: (args) => ({ body: args }),
     credits: (args, link) => estimateSendCredits(args.message as string, link),
+  },
+  {
+    name: 'schedule_sms', title: 'Schedule an SMS', op: 'send',
+    description: 'Send one SMS later: like send_sms, with send_at (ISO 8601 with offset, in the future, at most 35 days '
+      + 'ahead). Credits are taken now and refunded by cancel_scheduled; get_message shows status scheduled until it '
+      + 'goes. Needs the send scope.',
+    input: ScheduleInput, output: SendResult,
+    // Spends credits, but until send_at it can be undone (cancel_scheduled refunds it): not destructive.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    request: (args) => ({ body: args }),
+    credits: (args, link) => estimateSendCredits(args.message as string, link),
+  },
+  {
+    name: 'cancel_scheduled', title: 'Cancel a scheduled SMS', op: 'cancelMessage',
+    description: 'Cancel a message scheduled with schedule_sms (or send_at) before it goes, refunding its credits. '
+      + 'Refused with code not_scheduled once it is queued or sent (or already cancelled). Needs the send scope.',
+    input: Type.Object({ message_id: Uuid }), output: CancelResult,
+    // The message will never be sent; a repeat changes nothing more (it is refused with not_scheduled).
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    request: (args) => ({ params: { id: args.message_id as string } }),
   },
   {
     name: 'send_batch', title: 'Send a merged batch', op: 'sendBatch',
@@ -87,7 +110,8 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'get_message', title: 'Get a message', op: 'getMessage',
-    description: 'A sent message and its delivery receipt: status queued, sent, delivered or failed. Needs the read scope.',
+    description: 'A sent message and its delivery receipt: status scheduled, queued, sent, delivered, failed or cancelled. '
+      + 'Needs the read scope.',
     input: Type.Object({ message_id: Uuid }), output: MessageResponse, annotations: READ,
     request: (args) => ({ params: { id: args.message_id as string } }),
   },

@@ -9,7 +9,11 @@ import { connectMcp, ok, refusal, type McpTransportKind } from '../../support/mc
 // output schemas the server lists (the client validates them), refusals as tool errors carrying the API's code.
 
 const READ_TOOLS = ['preview_message', 'search_messages', 'get_message', 'get_campaign', 'list_inbox', 'list_optouts', 'get_balance', 'get_report', 'list_numbers', 'list_sub_accounts'];
-const WRITE_TOOLS = ['send_sms', 'send_batch', 'reply_to_inbound', 'allocate_credits', 'add_optout'];
+const WRITE_TOOLS = ['send_sms', 'schedule_sms', 'cancel_scheduled', 'send_batch', 'reply_to_inbound', 'allocate_credits', 'add_optout'];
+// Writes that can be undone or repeated without harm: an opt-out, and a schedule until cancel_scheduled refunds it.
+const NOT_DESTRUCTIVE = ['add_optout', 'schedule_sms'];
+// A day ahead of the server's clock: well inside the 35-day limit, never due during the test.
+const tomorrow = () => new Date(Date.now() + 24 * 3600_000).toISOString();
 
 let t: TestApp;
 let baseUrl: string;
@@ -51,10 +55,14 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.annotations?.readOnlyHint).toBe(READ_TOOLS.includes(tool.name));
-      if (WRITE_TOOLS.includes(tool.name)) expect(tool.annotations?.destructiveHint).toBe(tool.name !== 'add_optout');
+      if (WRITE_TOOLS.includes(tool.name)) expect(tool.annotations?.destructiveHint, tool.name).toBe(!NOT_DESTRUCTIVE.includes(tool.name));
     }
     const send = tools.find((tool) => tool.name === 'send_sms')!;
     expect(send.inputSchema.required).toEqual(['to', 'message']);
+    const schedule = tools.find((tool) => tool.name === 'schedule_sms')!;
+    expect(schedule.inputSchema.required).toEqual(['to', 'message', 'send_at']);
+    expect(schedule.annotations).toMatchObject({ idempotentHint: false });
+    expect(tools.find((tool) => tool.name === 'cancel_scheduled')!.annotations).toMatchObject({ idempotentHint: true });
   });
 
   it('sends, tracks and reports through the tools', async () => {
@@ -85,6 +93,40 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     const added = ok(await callTool(client, 'add_optout', { number: to }));
     expect(added).toMatchObject({ created: true, optout: { number: to } });
     expect(refusal(await callTool(client, 'send_sms', { to, message: 'again' })).code).toBe('recipient_opted_out');
+  });
+
+  it('schedules a message, shows it scheduled, and cancels it with a refund', async () => {
+    const before = ok(await callTool(client, 'get_balance')).credits as number;
+    const to = mobile();
+    const scheduled = ok(await callTool(client, 'schedule_sms', { to, message: 'See you at 7pm', send_at: tomorrow() }));
+    expect(scheduled).toMatchObject({ message_id: expect.any(String), credits_used: 1, credits_remaining: before - 1 });
+    const waiting = ok(await callTool(client, 'get_message', { message_id: scheduled.message_id }));
+    expect(waiting.message).toMatchObject({ id: scheduled.message_id, recipient: to, status: 'scheduled' });
+
+    const cancelled = ok(await callTool(client, 'cancel_scheduled', { message_id: scheduled.message_id }));
+    expect(cancelled).toEqual({ ok: true, status: 'cancelled', credits_refunded: 1, credits_remaining: before });
+    const after = ok(await callTool(client, 'get_message', { message_id: scheduled.message_id }));
+    expect(after.message).toMatchObject({ status: 'cancelled' });
+    expect(ok(await callTool(client, 'get_balance')).credits).toBe(before);
+    // A second cancel changes nothing and says why.
+    expect(refusal(await callTool(client, 'cancel_scheduled', { message_id: scheduled.message_id })).code).toBe('not_scheduled');
+  });
+
+  it('refuses schedules and cancels the API refuses, as tool errors with its code', async () => {
+    const sent = ok(await callTool(client, 'send_sms', { to: mobile(), message: 'now' }));
+    expect(refusal(await callTool(client, 'cancel_scheduled', { message_id: sent.message_id })).code).toBe('not_scheduled');
+    const missing = refusal(await callTool(client, 'cancel_scheduled', { message_id: '018f0000-0000-7000-8000-000000000000' }));
+    expect(missing.code).toBe('not_found');
+
+    const before = ok(await callTool(client, 'get_balance')).credits;
+    const noTime = refusal(await callTool(client, 'schedule_sms', { to: mobile(), message: 'later' }));
+    expect(noTime).toMatchObject({ code: 'validation_failed', details: [expect.objectContaining({ field: 'send_at' })] });
+    const past = new Date(Date.now() - 3600_000).toISOString();
+    expect(refusal(await callTool(client, 'schedule_sms', { to: mobile(), message: 'later', send_at: past })).code).toBe('invalid_send_at');
+    // The same guard rail as send_sms: 21 parts is over the limit of 20.
+    const long = refusal(await callTool(client, 'schedule_sms', { to: mobile(), message: 'x'.repeat(3081), send_at: tomorrow() }));
+    expect(long).toMatchObject({ code: 'credit_limit_exceeded', credits_required: 21, max_credits_per_call: 20 });
+    expect(ok(await callTool(client, 'get_balance')).credits).toBe(before);
   });
 
   it('reads the inbox, replies from the number written to, and lists opt-outs', async () => {
@@ -148,6 +190,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     const inbound = await t.services.inbox.receive({ from: mobile(), to: number, text: 'hi', receivedAt: new Date() });
     const campaign = ok(await callTool(client, 'get_campaign', { campaign_id: sent.campaign_id }));
     const messageId = (campaign.messages as Array<{ id: string }>)[0]!.id;
+    const scheduled = ok(await callTool(client, 'schedule_sms', { to: mobile(), message: 'later', send_at: tomorrow() }));
     const readArgs: Record<string, Record<string, unknown>> = {
       get_message: { message_id: messageId }, get_campaign: { campaign_id: sent.campaign_id },
       preview_message: { to: mobile(), message: 'hi' },
@@ -155,6 +198,8 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     for (const name of READ_TOOLS) ok(await callTool(readOnly, name, readArgs[name] ?? {}));
     const writeArgs: Record<string, Record<string, unknown>> = {
       send_sms: { to: mobile(), message: 'hi' },
+      schedule_sms: { to: mobile(), message: 'hi', send_at: tomorrow() },
+      cancel_scheduled: { message_id: scheduled.message_id },
       send_batch: { message: 'hi', recipients: [mobile()] },
       reply_to_inbound: { inbound_id: inbound!.id, message: 'hi' },
       allocate_credits: { account_id: owner.accountId, amount: 1 },
@@ -163,6 +208,8 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     for (const name of WRITE_TOOLS) {
       expect(refusal(await callTool(readOnly, name, writeArgs[name]!)), name).toMatchObject({ code: 'insufficient_scope' });
     }
+    // The refused cancel left the schedule alone.
+    expect(ok(await callTool(client, 'get_message', { message_id: scheduled.message_id })).message).toMatchObject({ status: 'scheduled' });
   });
 
   it('serves the account summary and recent inbound as resources', async () => {
