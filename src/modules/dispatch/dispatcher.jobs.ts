@@ -19,7 +19,7 @@ export interface DispatcherDeps {
   /** Wakes the dispatcher when messages are queued (in-process, and NOTIFY across processes). */
   signal?: Pick<QueueSignal, 'subscribe'>;
   /** Applies receipts that overtook their submit_sm_resp (parked), once the ids are recorded. */
-  receipts: { resolveParked(smscIds: string[]): Promise<number> };
+  receipts: { resolveParked(smscIds: string[]): Promise<number>; submitted?(smscIds: string[]): void; recorded?(smscIds: string[]): void };
   /** Wakes the webhook worker after a message failed at submit (its message.dlr `rejected` event is recorded). */
   onEvents?: () => void;
   /** Submits in flight at once (SMPP_WINDOW): the carrier's own window is the real limit, this keeps it fed. */
@@ -81,6 +81,9 @@ export function createDispatcher(deps: DispatcherDeps) {
       } catch (err) {
         logger.error({ err: (err as Error).message, count: batch.length }, 'dispatcher: could not record sent messages');
         return batch.map(() => false);
+      } finally {
+        // Committed (or given up): receipts waiting for these ids go ahead; any that find nothing park.
+        deps.receipts.recorded?.(batch.flatMap(smscIdsOf));
       }
     },
   });
@@ -99,6 +102,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     if (result.ok) {
       // The SMSC has answered: the window slot is free while the write is pending (the lease is still renewed).
       release();
+      deps.receipts.submitted?.(result.segmentIds ?? [result.smscMessageId]);
       await sent.submit({
         id: c.id, claim: c.claim, smscMessageId: result.smscMessageId, sentAt: new Date(),
         ...(result.segmentIds ? { segmentIds: result.segmentIds } : {}), ...(result.carrier ? { carrier: result.carrier } : {}),

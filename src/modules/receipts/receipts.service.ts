@@ -140,6 +140,12 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     },
   });
 
+  // SMSC ids accepted in this process whose `sent` write has not committed yet (the dispatcher writes in
+  // batches). A receipt for one of them waits for that commit rather than missing the batch and going the
+  // one-receipt way (or being parked): with prompt receipts nearly every receipt would overtake the write.
+  // A hint only: parking stays the one durable path for other processes and for a write that never commits.
+  const unrecorded = new Map<string, { wait: Promise<void>; release: () => void }>();
+
   // Receipts accepted but not yet committed, oldest first (a Set iterates in insertion order).
   const inProgress = new Set<Queued>();
 
@@ -153,6 +159,10 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       const queued = { ref: { carrier: receipt.carrier ?? DEFAULT_CARRIER, smscId: receipt.smscMessageId }, parked, receivedAt };
       inProgress.add(queued);
       try {
+        // The submit_sm_resp may sit in the same socket read as this receipt: one macrotask turn lets the
+        // dispatcher see it and register its id before we look.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await unrecorded.get(receipt.smscMessageId)?.wait;
         if (!(await batch.submit(queued))) await applyOne(queued.ref, parked, receivedAt);
       } finally {
         inProgress.delete(queued);
@@ -162,6 +172,22 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     backlogAgeMs(): number {
       const [oldest] = inProgress;
       return oldest ? now().getTime() - oldest.receivedAt.getTime() : 0;
+    },
+    /** The dispatcher accepted these ids; their `sent` write is pending. */
+    submitted(smscIds: string[]): void {
+      for (const id of smscIds) {
+        if (unrecorded.has(id)) continue;
+        let release!: () => void;
+        const wait = new Promise<void>((resolve) => { release = resolve; });
+        unrecorded.set(id, { wait, release });
+      }
+    },
+    /** The `sent` write for these ids committed (or was given up). */
+    recorded(smscIds: string[]): void {
+      for (const id of smscIds) {
+        unrecorded.get(id)?.release();
+        unrecorded.delete(id);
+      }
     },
     resolveParked,
     /** The backstop: retries the oldest parked receipts (README.md). Returns how many it applied. */
