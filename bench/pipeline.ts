@@ -15,8 +15,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import { request } from 'undici';
-import { benchSetup, startTasmanProcess } from './tasman-process.ts';
+import { benchSetup, call, deliverableRecipients, startTasmanProcess } from './tasman-process.ts';
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
 const BATCH_SIZE = 1000;
@@ -30,22 +29,8 @@ const pct = (xs: number[], p: number) => {
   return Number(s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(1));
 };
 
-async function call(method: string, url: string, token: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await request(url, {
-    method: method as 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
-}
 
-// Normal numbers only: the simulator treats ...996-999 as refused / no receipt / failures.
-let n = 0;
-const recipient = () => {
-  let v: number;
-  do v = 10_000_000 + (n++ % 89_999_999); while (v % 1000 >= 996);
-  return `+614${v}`;
-};
+const recipient = deliverableRecipients();
 
 // BENCH_EXTERNAL_SIM=1: the simulator runs as its own `tasman simulator` process and Tasman binds to it over
 // SMPP_HOST, as it would to a carrier; otherwise it shares Tasman's process (the `npm start` default).

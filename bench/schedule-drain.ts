@@ -6,8 +6,7 @@
 //    to compare with pipeline-batch (bench/pipeline.ts), the pipeline's normal rate.
 // Usage: DATABASE_URL=postgres://…/an_empty_database npx tsx bench/schedule-drain.ts   (one JSON line per figure)
 import pg from 'pg';
-import { request } from 'undici';
-import { benchSetup, startTasmanProcess } from './tasman-process.ts';
+import { benchSetup, call, deliverableRecipients, startTasmanProcess } from './tasman-process.ts';
 
 const DUE = Number(process.env.BENCH_DUE ?? 100_000);
 const BATCH = 1000;
@@ -17,22 +16,8 @@ if (!databaseUrl) {
   process.exit(2);
 }
 
-async function call(method: string, url: string, token: string, body?: unknown) {
-  const res = await request(url, {
-    method: method as 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
-}
 
-// Normal numbers only: the simulator treats ...996-999 as refused / no receipt / failures.
-let n = 0;
-const recipient = () => {
-  let v: number;
-  do v = 10_000_000 + (n++ % 89_999_999); while (v % 1000 >= 996);
-  return `+614${v}`;
-};
+const recipient = deliverableRecipients();
 
 const proc = await startTasmanProcess({
   DATA_DIR: dataDir, LOG_LEVEL: 'info', SIM_DLR_DELAY_MS: '0', SMPP_WINDOW: '100', DATABASE_URL: databaseUrl,

@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { request } from 'undici';
 import { startProcess, type TasmanProcess } from '../test/support/process.ts';
 
 export type BenchProcess = TasmanProcess;
@@ -15,8 +16,32 @@ export function profileFlags(): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`];
 }
 
+/**
+ * Benchmarks without SMPP_HOST mean the built-in simulator, on whatever database: TASMAN_SIMULATOR says so, since
+ * `tasman start` refuses DATABASE_URL without a carrier otherwise.
+ */
 export function startTasmanProcess(env: Record<string, string>, nodeArgs: string[] = profileFlags()): Promise<BenchProcess> {
-  return startProcess(env, { nodeArgs, echoErrors: true });
+  return startProcess({ TASMAN_SIMULATOR: 'true', ...env }, { nodeArgs, echoErrors: true });
+}
+
+/** One JSON request to the server under test. */
+export async function call(method: string, url: string, token: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await request(url, {
+    method: method as 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
+}
+
+/** Distinct Australian mobiles the simulator delivers: it treats …996–999 as refused, silent or failing. */
+export function deliverableRecipients(): () => string {
+  let n = 0;
+  return () => {
+    let v: number;
+    do v = 10_000_000 + (n++ % 89_999_999); while (v % 1000 >= 996);
+    return `+614${v}`;
+  };
 }
 
 /** What every benchmark starts with: the database it runs on, a scratch DATA_DIR, and the one-JSON-line printer. */
