@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { arch, platform, userInfo } from 'node:os';
+import { createHash } from 'node:crypto';
+import { arch, platform, tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { EmbeddedPostgresError } from './errors.ts';
 
@@ -66,17 +67,47 @@ export function serverAccount(name = 'nobody'): ServerAccount | null {
 
 /**
  * As root, the server's account must reach the binaries and DATA_DIR. DATA_DIR itself is made searchable (o+x, not
- * readable: its files keep their own modes); an unsearchable directory above either stops start-up with one line.
+ * readable: its files keep their own modes); an unsearchable directory above it stops start-up with one line.
+ * Binaries under a directory the account cannot enter (a checkout in a private 0700 directory) are run from one
+ * copy staged in the system's temporary directory instead, so where the checkout lives never matters.
  */
 export function ensureReachable(account: ServerAccount, dataDir: string): void {
   const mode = statSync(dataDir).mode;
   if ((mode & 0o001) === 0) chmodSync(dataDir, (mode & 0o7777) | 0o001);
-  for (const start of [path.dirname(dataDir), path.dirname(binaries().postgres)]) {
-    for (let dir = start; ; dir = path.dirname(dir)) {
-      if ((statSync(dir).mode & 0o001) === 0) {
-        throw new EmbeddedPostgresError(`running as root, the embedded PostgreSQL runs as "${account.name}", which cannot enter ${dir}: run Tasman as an ordinary user, or make ${dir} searchable (chmod o+x), or choose a DATA_DIR elsewhere`);
-      }
-      if (dir === path.dirname(dir)) break;
+  const blocked = firstUnsearchable(path.dirname(dataDir));
+  if (blocked) {
+    throw new EmbeddedPostgresError(`running as root, the embedded PostgreSQL runs as "${account.name}", which cannot enter ${blocked}: run Tasman as an ordinary user, or make ${blocked} searchable (chmod o+x), or choose a DATA_DIR elsewhere`);
+  }
+  if (firstUnsearchable(path.dirname(binaries().postgres))) found = stagedBinaries(account);
+}
+
+/** The nearest directory at or above `start` that other users cannot enter, or null. */
+function firstUnsearchable(start: string): string | null {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return dir;
+    if (dir === path.dirname(dir)) return null;
+  }
+}
+
+/** A copy of the installed `native/` tree under the temporary directory, made once per installed copy. */
+function stagedBinaries(account: ServerAccount): Binaries {
+  const native = path.dirname(path.dirname(binaries().postgres));
+  const id = createHash('sha256').update(`${native}:${statSync(binaries().postgres).mtimeMs}`).digest('hex').slice(0, 16);
+  const staged = path.join(tmpdir(), `tasman-pg-bin-${id}`);
+  if (!existsSync(path.join(staged, 'bin', 'postgres'))) {
+    // Copied beside, then renamed into place: two processes staging at once never see half a tree.
+    const partial = `${staged}.${process.pid}.partial`;
+    cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+    chmodSync(partial, 0o755);
+    try {
+      renameSync(partial, staged);
+    } catch {
+      rmSync(partial, { recursive: true, force: true }); // another process staged it first
     }
   }
+  const blocked = firstUnsearchable(staged);
+  if (blocked) {
+    throw new EmbeddedPostgresError(`running as root, the embedded PostgreSQL runs as "${account.name}", which cannot enter ${blocked}: run Tasman as an ordinary user or make it searchable (chmod o+x)`);
+  }
+  return { initdb: path.join(staged, 'bin', 'initdb'), postgres: path.join(staged, 'bin', 'postgres') };
 }
