@@ -111,6 +111,25 @@ describe('session', () => {
     await expect(session.request(enquire)).rejects.toMatchObject({ code: 'closed' });
   });
 
+  it('logs an undecodable PDU by its header and length only, never its body (numbers, text)', async () => {
+    const logged: object[] = [];
+    const keep = (obj: object) => { logged.push(obj); };
+    const { peer, next } = await pair({ logger: { debug: keep, info: keep, warn: keep, error: keep } });
+    // deliver_sm whose body ends inside source_addr: framing sound, body undecodable, holding a phone number.
+    const body = Buffer.from('\u0000\u0001\u000161499123456', 'latin1');
+    const head = Buffer.alloc(16);
+    head.writeUInt32BE(16 + body.length, 0);
+    head.writeUInt32BE(0x00000005, 4);
+    head.writeUInt32BE(7, 12);
+    peer.write(Buffer.concat([head, body]));
+    expect(await next()).toMatchObject({ command: 'deliver_sm_resp', sequence: 7, status: 0x65 });
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ commandId: 5, commandStatus: 0, sequence: 7, length: 16 + body.length });
+    const text = JSON.stringify(logged[0], (_k, v: unknown) => (v instanceof Error ? { message: v.message, name: v.name } : v));
+    expect(text).not.toContain('61499123456');
+    expect(text).not.toContain(Buffer.from('61499123456').toString('hex'));
+  });
+
   it('closes with generic_nack on an absurd command_length', async () => {
     const { session, peer, next } = await pair();
     peer.write(Buffer.from('ffffffff00000004', 'hex'));

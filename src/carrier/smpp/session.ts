@@ -184,7 +184,8 @@ export function createSession(options: SessionOptions): Session {
   function onUndecodable(frame: Buffer, err: MalformedPduError): void {
     const commandId = frame.readUInt32BE(4);
     const sequence = frame.readUInt32BE(12);
-    log.warn({ err, commandId, sequence, hex: frame.subarray(0, 64).toString('hex') }, 'smpp PDU undecodable; answered with an error, session kept');
+    // Header fields and length only: the body holds addresses and text (phone numbers, message content).
+    log.warn({ err, commandId, commandStatus: frame.readUInt32BE(8), sequence, length: frame.length }, 'smpp PDU undecodable; answered with an error, session kept');
     if (isResponseId(commandId)) {
       const p = pending.get(sequence);
       if (!p) return;
