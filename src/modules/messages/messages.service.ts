@@ -137,12 +137,13 @@ const UUID_RE = new RegExp(UUID_PATTERN);
 
 export function createMessageService(deps: MessageServiceDeps) {
   const now = deps.now ?? (() => new Date());
-  // Group commit for /send: concurrent requests share one statement (one round trip, one commit). A failed
-  // statement is retried request by request, so one bad request cannot fail its neighbours.
+  // Group commit for /send: concurrent requests share one statement (one round trip, one commit), several of
+  // one account too (the statement walks each account's requests in order), so one busy key is not capped at
+  // one request per statement. A failed statement is retried request by request, so one bad request cannot
+  // fail its neighbours.
   const singles = createBatcher<SingleSend, SendOutcome>({
     maxSize: 100,
     maxConcurrent: 4,
-    key: (s) => s.accountId,
     run: async (items) => {
       try {
         return await insertSingles(deps.db, items);
