@@ -34,6 +34,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import type { HealthService } from './modules/health/health.service.ts';
 import type { Metrics } from './platform/metrics.ts';
 import { senderRoutes } from './modules/senders/senders.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 
 export interface AppDeps {
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(numberRoutes, { services: deps.services });
     await scope.register(keyRoutes, { services: deps.services });
     await scope.register(senderRoutes, { services: deps.services });
+    await scope.register(settingsRoutes, { services: deps.services });
     await scope.register(mcpRoutes, { services: deps.services, routeScopes });
   });
   return app as unknown as FastifyInstance;

@@ -36,6 +36,7 @@ import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createReplyService } from './modules/messages/reply.service.ts';
 import { createSenderService } from './modules/senders/senders.service.ts';
+import { createSettingsService } from './modules/settings/settings.service.ts';
 import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
 import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
 import { startRetention } from './modules/retention/retention.jobs.ts';
@@ -87,6 +88,7 @@ function createServices(config: Config, database: Database, metrics: Metrics, lo
     messages,
     replies: createReplyService({ db, messages }),
     senders: createSenderService({ db }),
+    settings: createSettingsService({ db }),
     campaigns: createCampaignService({ db }),
     optouts: createOptoutService({ db }),
     credits: createCreditService({ db }),

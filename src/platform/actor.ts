@@ -1,4 +1,5 @@
 import type { Scope } from '../modules/keys/scopes.ts';
+import type { AccountSettings } from '../modules/settings/account-settings.ts';
 
 // Who is calling: the account behind the API key, as read at the start of the request.
 export interface AccountSnapshot {
@@ -12,6 +13,8 @@ export interface AccountSnapshot {
   managedByParent: boolean;
   optoutExempt: boolean;
   inheritParentSenders: boolean;
+  /** quiet hours, time zone, link tracking: read with the key, so sending needs no query for them */
+  settings: AccountSettings;
 }
 
 /** A dashboard user signed in with a session: the same rules as a key, plus the user's own permissions. */

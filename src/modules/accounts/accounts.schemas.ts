@@ -1,5 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { NonBlankName, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { QuietHoursSchema, settingsFields } from '../settings/settings.schemas.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Email = Type.String({ format: 'email', maxLength: 320 });
@@ -32,6 +33,8 @@ export const PatchSubAccount = Type.Object({
   team_access_from_parent: Type.Optional(Type.Boolean()),
   optout_exempt: Type.Optional(Type.Boolean()),
   inherit_parent_senders: Type.Optional(Type.Boolean()),
+  // The sub-account's sending settings, as PUT /settings changes them on the caller's own account.
+  ...settingsFields,
 });
 
 export const AccountListItem = Type.Object({
@@ -61,6 +64,9 @@ export const AccountDetail = Type.Object({
   abn: Nullable(Type.String()),
   sending_number: Nullable(Type.String({ description: 'the default sender: the first dedicated number, or null (the shared number is used)' })),
   default_sender_id_value: Nullable(Type.String({ description: 'the first Sender ID registered to the account\'s ABN, or null' })),
+  quiet_hours: Nullable(QuietHoursSchema),
+  time_zone: Type.String({ description: 'IANA zone of the account\'s Australian recipients' }),
+  link_tracking: Type.Boolean(),
 });
 export const AccountResponse = Type.Object({ account: AccountDetail });
 export const PatchResult = Type.Object({ ok: Type.Boolean(), account: AccountDetail });

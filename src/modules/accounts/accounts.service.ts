@@ -10,6 +10,9 @@ import {
 import { assertCanParent, assertHierarchyEnabled, loadManagedAccount } from './access.ts';
 import { moveCredits } from './transfers.ts';
 import { balanceOf } from '../credits/ledger.repo.ts';
+import { readSettings, toSettingsView } from '../settings/account-settings.ts';
+import { applySettings, settingsChanges } from '../settings/settings.service.ts';
+import type { SettingsUpdate } from '../settings/settings.schemas.ts';
 
 export interface CreateSubAccountInput {
   business_name: string;
@@ -23,7 +26,7 @@ export interface CreateSubAccountInput {
   seed_credits?: number;
 }
 
-export interface PatchSubAccountInput {
+export interface PatchSubAccountInput extends SettingsUpdate {
   business_name?: string;
   email?: string | null;
   abn?: string | null;
@@ -61,6 +64,7 @@ export async function accountDetail(db: Db, row: AccountRow) {
     abn: row.abn,
     sending_number: senders.number,
     default_sender_id_value: senders.senderId,
+    ...toSettingsView(readSettings(row.settings)),
   };
 }
 
@@ -130,6 +134,9 @@ export function createAccountService(deps: { db: Db }) {
       const managed = changes.managedByParent ?? current.managedByParent;
       if (!managed && email === null) throw emailRequired();
       if (changes.email && (await branchEmailTaken(tx, actor.accountId, changes.email, current.id))) throw emailTaken();
+      // Quiet hours, time zone and link tracking: the PUT /settings rules, merged first so the row read back has them.
+      const settings = settingsChanges(input);
+      if (Object.keys(settings).length > 0) await applySettings(tx, current.id, settings);
       return (await updateAccount(tx, current.id, changes))!;
     });
     return { ok: true, account: await accountDetail(db, row) };

@@ -5,6 +5,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { generateApiKey } from './api-key.ts';
 import { ALL_SCOPES, type Scope } from './scopes.ts';
+import { readSettings } from '../settings/account-settings.ts';
 
 export interface KeyRow {
   id: string;
@@ -64,6 +65,8 @@ export interface ActorRow {
   managed_by_parent: boolean;
   optout_exempt: boolean;
   inherit_parent_senders: boolean;
+  /** accounts.settings, as stored (jsonb) */
+  settings: unknown;
 }
 
 export function toActor(row: ActorRow): Actor {
@@ -82,6 +85,7 @@ export function toActor(row: ActorRow): Actor {
       managedByParent: row.managed_by_parent,
       optoutExempt: row.optout_exempt,
       inheritParentSenders: row.inherit_parent_senders,
+      settings: readSettings(row.settings),
     },
   };
 }
@@ -102,7 +106,7 @@ export const SUBTREE_OPEN = sql.raw(`a.account_status <> 'closed' and coalesce(p
 export async function findActorsByHashes(db: Executor, hashes: string[]): Promise<Map<string, Actor>> {
   const found = await preparedRows<ActorRow & { hash: string }>(db, sql`
     select k.hash, k.id as key_id, k.scopes, a.id as account_id, a.parent_id, a.business_name, a.abn, ${SUBTREE_STATUS} as account_status,
-           a.hierarchy_enabled, a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders
+           a.hierarchy_enabled, a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders, a.settings
     from api_keys k join accounts a on a.id = k.account_id ${PARENT_JOIN}
     where k.hash in (select jsonb_array_elements_text(${JSON.stringify(hashes)}::jsonb))
       and k.revoked_at is null and ${SUBTREE_OPEN}`);

@@ -42,7 +42,7 @@ export async function findUserSession(db: Executor, tokenHash: string): Promise<
   const [row] = await rows<UserSessionRow>(db, sql`
     select s.csrf_token, s.last_seen_at, u.id as user_id, u.email, u.name, u.can_send, u.can_billing,
            a.id as account_id, a.parent_id, a.business_name, a.abn, ${SUBTREE_STATUS} as account_status, a.hierarchy_enabled,
-           a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders
+           a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders, a.settings
     from sessions s join account_users u on u.id = s.user_id join accounts a on a.id = u.account_id ${PARENT_JOIN}
     where s.token_hash = ${tokenHash} and s.kind = 'user' and s.revoked_at is null and u.removed_at is null
       and s.last_seen_at > now() - make_interval(hours => ${IDLE_HOURS}) and ${SUBTREE_OPEN}`);

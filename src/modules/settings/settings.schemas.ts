@@ -1,0 +1,38 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { CLOCK_TIME_PATTERN, DEFAULT_TIME_ZONE } from './account-settings.ts';
+
+const ClockTime = Type.String({ pattern: CLOCK_TIME_PATTERN, description: 'Local wall-clock time, HH:MM (24-hour)', examples: ['21:00'] });
+
+export const QuietHoursSchema = Type.Object({
+  start: ClockTime,
+  end: ClockTime,
+}, {
+  additionalProperties: false,
+  description: 'A nightly window in the recipient\'s local time: start inclusive, end exclusive; end before start spans midnight',
+});
+
+/** The settings fields, each optional: PUT /settings and PATCH /account/{id} change only what they name. */
+export const settingsFields = {
+  quiet_hours: Type.Optional(Type.Union([QuietHoursSchema, Type.Null()], {
+    description: 'Messages that would arrive inside this window (recipient\'s local time) are held until it ends, '
+      + 'unless sent with urgent: true. null turns quiet hours off (the default).',
+  })),
+  time_zone: Type.Optional(Type.String({
+    minLength: 1, maxLength: 64,
+    description: `IANA time zone of the account's Australian recipients (their numbers carry no state); New Zealand numbers always use Pacific/Auckland. Default ${DEFAULT_TIME_ZONE}.`,
+    examples: ['Australia/Perth'],
+  })),
+  link_tracking: Type.Optional(Type.Boolean({ description: 'Default for link_tracking on sends that do not give it (default false)' })),
+};
+
+export const SettingsUpdate = Type.Object(settingsFields, { additionalProperties: false });
+export type SettingsUpdate = Static<typeof SettingsUpdate>;
+
+export const Settings = Type.Object({
+  quiet_hours: Type.Union([QuietHoursSchema, Type.Null()]),
+  time_zone: Type.String(),
+  link_tracking: Type.Boolean(),
+}, { description: 'The account\'s sending settings' });
+
+export const SettingsResponse = Type.Object({ settings: Settings });
+export const SettingsUpdateResult = Type.Object({ ok: Type.Literal(true), settings: Settings });

@@ -1,0 +1,54 @@
+import type { Actor } from '../../platform/actor.ts';
+import type { Db, Executor } from '../../platform/db/client.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import { canonicalTimeZone, quietHoursProblem, readSettings, toSettingsView, type SettingsView } from './account-settings.ts';
+import { mergeAccountSettings } from './settings.repo.ts';
+import type { SettingsUpdate } from './settings.schemas.ts';
+
+const invalid = (field: string, message: string) =>
+  new AppError('validation_failed', `${field}: ${message}`, { details: [{ field, message }] });
+
+/**
+ * The stored form of a settings change, checked: 400 validation_failed for a zone the runtime does not know or a
+ * window that opens and closes at the same minute. Fields left out are not in the result (they keep their value).
+ */
+export function settingsChanges(input: SettingsUpdate): Partial<SettingsView> {
+  const changes: Partial<SettingsView> = {};
+  if (input.quiet_hours !== undefined) {
+    const problem = input.quiet_hours && quietHoursProblem(input.quiet_hours);
+    if (problem) throw invalid('quiet_hours', problem);
+    changes.quiet_hours = input.quiet_hours && { start: input.quiet_hours.start, end: input.quiet_hours.end };
+  }
+  if (input.time_zone !== undefined) {
+    const zone = canonicalTimeZone(input.time_zone);
+    if (zone === null) throw invalid('time_zone', `"${input.time_zone}" is not an IANA time zone name (such as Australia/Sydney)`);
+    changes.time_zone = zone;
+  }
+  if (input.link_tracking !== undefined) changes.link_tracking = input.link_tracking;
+  return changes;
+}
+
+/** Writes a checked change to an account's settings (any account the caller has been allowed to change). */
+export async function applySettings(db: Executor, accountId: string, changes: Partial<SettingsView>): Promise<SettingsView> {
+  const stored = await mergeAccountSettings(db, accountId, changes);
+  if (stored === null) throw notFound('Account');
+  return toSettingsView(readSettings(stored));
+}
+
+/** GET and PUT /settings: the caller's own account. */
+export function createSettingsService(deps: { db: Db }) {
+  // Read with the key or session on this very request: no query.
+  const get = (actor: Actor) => ({ settings: toSettingsView(actor.account.settings) });
+
+  async function update(actor: Actor, input: SettingsUpdate) {
+    const changes = settingsChanges(input);
+    const settings = Object.keys(changes).length === 0
+      ? toSettingsView(actor.account.settings)
+      : await applySettings(deps.db, actor.accountId, changes);
+    return { ok: true as const, settings };
+  }
+
+  return { get, update };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;
