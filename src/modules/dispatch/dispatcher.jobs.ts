@@ -49,19 +49,6 @@ export function createDispatcher(deps: DispatcherDeps) {
   const window = Math.max(1, deps.window);
   const smscIdsOf = (r: SentRecord) => r.segmentIds ?? [r.smscMessageId];
 
-  async function writeSent(batch: SentRecord[]): Promise<Set<string>> {
-    // A submit the SMSC accepted must be recorded: if it is not, the lease runs out and the message goes twice.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await recordSent(db, batch);
-      } catch (err) {
-        if (attempt >= 8) throw err;
-        logger.warn({ err: (err as Error).message, attempt }, 'dispatcher: recording sent messages failed, retrying');
-        await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** attempt)));
-      }
-    }
-  }
-
   // Parked receipts are looked for after each write, off the write path: the next batch need not wait for it.
   // stop() waits for it (a receipt parked before our commit that we did not look for would stay parked).
   let parkedWork: Promise<void> = Promise.resolve();
@@ -69,22 +56,25 @@ export function createDispatcher(deps: DispatcherDeps) {
   const sent = createBatcher<SentRecord, boolean>({
     maxSize: WRITE_BATCH,
     maxConcurrent: WRITES_IN_FLIGHT,
-    run: async (batch) => {
-      try {
-        const recorded = await writeSent(batch);
-        const lost = batch.filter((r) => !recorded.has(r.id));
-        if (lost.length > 0) logger.warn({ ids: lost.map((r) => r.id) }, 'dispatcher: claim lost before the submit was recorded');
-        const smscIds = batch.filter((r) => recorded.has(r.id)).flatMap(smscIdsOf);
-        parkedWork = parkedWork.then(() => deps.receipts.resolveParked(smscIds))
-          .then(() => {}, (err: Error) => logger.warn({ err: err.message }, 'dispatcher: applying parked receipts failed'));
-        return batch.map((r) => recorded.has(r.id));
-      } catch (err) {
-        logger.error({ err: (err as Error).message, count: batch.length }, 'dispatcher: could not record sent messages');
-        return batch.map(() => false);
-      } finally {
-        // Committed (or given up): receipts waiting for these ids go ahead; any that find nothing park.
-        deps.receipts.recorded?.(batch.flatMap(smscIdsOf));
+    // A submit the SMSC accepted must be recorded: if it is not, the lease runs out and the message goes twice.
+    retry: (err, attempt) => {
+      if (attempt >= 8) {
+        logger.error({ err: (err as Error).message }, 'dispatcher: could not record sent messages');
+        return null;
       }
+      logger.warn({ err: (err as Error).message, attempt }, 'dispatcher: recording sent messages failed, retrying');
+      return Math.min(5_000, 250 * 2 ** attempt);
+    },
+    run: async (batch) => {
+      const recorded = await recordSent(db, batch);
+      const lost = batch.filter((r) => !recorded.has(r.id));
+      if (lost.length > 0) logger.warn({ ids: lost.map((r) => r.id) }, 'dispatcher: claim lost before the submit was recorded');
+      const smscIds = batch.filter((r) => recorded.has(r.id)).flatMap(smscIdsOf);
+      parkedWork = parkedWork.then(() => deps.receipts.resolveParked(smscIds))
+        .then(() => {}, (err: Error) => logger.warn({ err: err.message }, 'dispatcher: applying parked receipts failed'));
+      // Committed: receipts waiting for these ids go ahead (given up: handle() lets them go, to park).
+      deps.receipts.recorded?.(batch.flatMap(smscIdsOf));
+      return batch.map((r) => recorded.has(r.id));
     },
   });
 
@@ -102,10 +92,14 @@ export function createDispatcher(deps: DispatcherDeps) {
     if (result.ok) {
       // The SMSC has answered: the window slot is free while the write is pending (the lease is still renewed).
       release();
-      deps.receipts.submitted?.(result.segmentIds ?? [result.smscMessageId]);
+      const smscIds = result.segmentIds ?? [result.smscMessageId];
+      deps.receipts.submitted?.(smscIds);
       await sent.submit({
         id: c.id, claim: c.claim, smscMessageId: result.smscMessageId, sentAt: new Date(),
         ...(result.segmentIds ? { segmentIds: result.segmentIds } : {}), ...(result.carrier ? { carrier: result.carrier } : {}),
+      }).catch(() => {
+        // Given up (logged once per batch): receipts waiting for these ids go ahead and park; the lease runs out.
+        deps.receipts.recorded?.(smscIds);
       });
       return;
     }

@@ -67,21 +67,17 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const completions = createBatcher<AttemptOutcome, true>({
     maxSize: 500,
     maxConcurrent: 2,
-    run: async (batch) => {
-      for (;;) {
-        try {
-          await completeAttempts(deps.db, batch);
-          break;
-        } catch (err) {
-          // While stopping, give up: the leases run out and the attempts are made again elsewhere.
-          if (stopping) {
-            deps.logger.error({ err }, 'recording webhook attempts failed while stopping; their leases will expire');
-            throw err;
-          }
-          deps.logger.error({ err }, 'recording webhook attempts failed; retrying');
-          await new Promise((r) => setTimeout(r, 1000));
-        }
+    retry: (err) => {
+      // While stopping, give up: the leases run out and the attempts are made again elsewhere.
+      if (stopping) {
+        deps.logger.error({ err }, 'recording webhook attempts failed while stopping; their leases will expire');
+        return null;
       }
+      deps.logger.error({ err }, 'recording webhook attempts failed; retrying');
+      return 1000;
+    },
+    run: async (batch) => {
+      await completeAttempts(deps.db, batch);
       const failed = batch.filter((o) => o.status === 'failed').map((o) => o.endpoint);
       if (failed.length > 0 && deps.onFailed) {
         await deps.onFailed(failed).catch((err) => deps.logger.error({ err }, 'checking failing webhook endpoints failed'));

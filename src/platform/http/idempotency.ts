@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rows, type Db, type Tx } from '../db/client.ts';
+import { renewEvery, startHeartbeat } from '../jobs/heartbeat.ts';
 import { AppError } from '../errors.ts';
 import { MAX_BODY_DEPTH } from './input-guard.ts';
 
@@ -60,15 +61,13 @@ export function createIdempotency(db: Db, options: { leaseMs?: number } = {}) {
 
   /** Renews the claim's lease while its request runs; the returned function stops it. */
   function heartbeat(accountId: string, key: string): () => void {
-    const timer = setInterval(() => {
-      db.execute(sql`
+    return startHeartbeat({
+      everyMs: renewEvery(leaseMs),
+      beat: () => db.execute(sql`
         update idempotency_keys set lease_until = ${lease}
-        where account_id = ${accountId} and key = ${key} and response_status is null`).catch(() => {
-        // A missed beat only shortens the lease; the next one (or the response) follows.
-      });
-    }, Math.max(1, Math.floor(leaseMs / 3)));
-    timer.unref();
-    return () => clearInterval(timer);
+        where account_id = ${accountId} and key = ${key} and response_status is null`),
+      // A missed beat only shortens the lease; the next one (or the response) follows.
+    });
   }
 
   async function run<T>(

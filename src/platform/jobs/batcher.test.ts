@@ -67,4 +67,52 @@ describe('createBatcher', () => {
     await expect(b.submit(99)).rejects.toThrow('boom');
     expect(b.load).toBe(0);
   });
+
+  it('runs a failed batch again, whole and alone, for as long as retry gives a delay', async () => {
+    const batches: number[][] = [];
+    const seen: Array<[string, number]> = [];
+    let failures = 2;
+    const gate = deferred();
+    const b = createBatcher<number, number>({
+      maxSize: 10, maxConcurrent: 1,
+      retry: (err, attempt) => { seen.push([(err as Error).message, attempt]); return 0; },
+      run: async (items) => {
+        batches.push(items);
+        if (batches.length === 1) await gate.promise;
+        if (failures > 0) { failures -= 1; throw new Error(`down ${failures}`); }
+        return items;
+      },
+    });
+    const first = b.submit(1);
+    // Arrives while the first batch is in flight: waits behind it and its retries, never joins them.
+    const second = b.submit(2);
+    gate.release();
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(batches).toEqual([[1], [1], [1], [2]]);
+    expect(seen).toEqual([['down 1', 0], ['down 0', 1]]);
+    expect(b.load).toBe(0);
+  });
+
+  it('rejects every item with the last error once retry gives up, and idle() waits for the retries', async () => {
+    let runs = 0;
+    const b = createBatcher<number, number>({
+      maxSize: 10, maxConcurrent: 1,
+      retry: (_err, attempt) => (attempt < 3 ? 0 : null),
+      run: async () => { runs += 1; throw new Error(`run ${runs}`); },
+    });
+    const outcome = b.submit(7).then(() => 'resolved', (err: Error) => err.message);
+    await b.idle();
+    expect(runs).toBe(4);
+    expect(await outcome).toBe('run 4');
+  });
+
+  it('gives up when the retry policy itself throws', async () => {
+    const b = createBatcher<number, number>({
+      maxSize: 10, maxConcurrent: 1,
+      retry: () => { throw new Error('policy'); },
+      run: async () => { throw new Error('write'); },
+    });
+    await expect(b.submit(1)).rejects.toThrow('write');
+    expect(b.load).toBe(0);
+  });
 });

@@ -6,7 +6,8 @@
  *
  * `key` keeps items that must not share a statement apart (for sends: two debits of one account), deferring the
  * later one to a following batch. `run` answers each item in order; an item whose answer is an Error rejects
- * alone. If `run` throws, every item of that batch rejects with the error.
+ * alone. If `run` throws, `retry` decides: run the same batch again after a delay, or give up, and then every
+ * item of that batch rejects with the error.
  */
 export interface BatcherOptions<I, O> {
   run(items: I[]): Promise<Array<O | Error>>;
@@ -16,6 +17,12 @@ export interface BatcherOptions<I, O> {
   maxSize: number;
   /** Batches in flight at once (bounded by the connection pool). */
   maxConcurrent: number;
+  /**
+   * Called when `run` throws, with the failures of this batch so far counted from 0: the delay in ms before the
+   * same batch runs again, or null to give up. The batch keeps its slot while it waits (later items queue
+   * behind it, and `idle()` waits for it). Without `retry`, a throw rejects the batch at once.
+   */
+  retry?(err: unknown, attempt: number): number | null;
 }
 
 interface Pending<I, O> {
@@ -43,12 +50,20 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>) {
   }
 
   async function runBatch(batch: Array<Pending<I, O>>): Promise<void> {
+    const items = batch.map((p) => p.item);
     let answers: Array<O | Error> | null = null;
     let failure: unknown = null;
-    try {
-      answers = await options.run(batch.map((p) => p.item));
-    } catch (err) {
-      failure = err;
+    for (let attempt = 0; answers === null && failure === null; attempt++) {
+      try {
+        answers = await options.run(items);
+      } catch (err) {
+        let delay: number | null = null;
+        try {
+          delay = options.retry ? options.retry(err, attempt) : null;
+        } catch { /* a throwing retry policy gives up */ }
+        if (delay === null) failure = err;
+        else await new Promise((resolve) => setTimeout(resolve, delay));
+      }
     }
     // The slot is free before anyone hears back, so `load` is exact when a caller resumes.
     inFlight -= 1;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { renewEvery, startHeartbeat } from './heartbeat.ts';
 import type { QueueSignal } from './signal.ts';
 
 /**
@@ -71,7 +72,7 @@ export function createWorkerLoop<T>(options: WorkerLoopOptions<T>) {
   const maxHeld = options.maxHeld ?? Number.POSITIVE_INFINITY;
   const pollMs = options.pollMs ?? 1_000;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const renewEveryMs = options.renewEveryMs ?? Math.max(1, Math.floor(leaseMs / 3));
+  const renewEveryMs = options.renewEveryMs ?? renewEvery(leaseMs);
 
   let active = 0;
   const held = new Set<Held<T>>();
@@ -81,8 +82,7 @@ export function createWorkerLoop<T>(options: WorkerLoopOptions<T>) {
   const idleWaiters: Array<() => void> = [];
   let loopDone: Promise<void> = Promise.resolve();
   let unsubscribe: (() => Promise<void>) | null = null;
-  let heartbeat: NodeJS.Timeout | null = null;
-  let renewing = false;
+  let stopHeartbeat: (() => void) | null = null;
   let alarm: { at: number; timer: NodeJS.Timeout } | null = null;
 
   const wake = () => {
@@ -96,14 +96,6 @@ export function createWorkerLoop<T>(options: WorkerLoopOptions<T>) {
     const timer = setTimeout(done, ms);
     wakeWaiter = done;
   });
-
-  function renew(): void {
-    if (!options.renew || renewing || held.size === 0) return;
-    renewing = true;
-    options.renew([...held], leaseMs)
-      .catch((err: Error) => logger.warn({ err: err.message, loop: name }, 'renewing leases failed'))
-      .finally(() => { renewing = false; });
-  }
 
   function run(item: T, token: string): void {
     const entry: Held<T> = { item, token };
@@ -152,9 +144,13 @@ export function createWorkerLoop<T>(options: WorkerLoopOptions<T>) {
   return {
     async start(): Promise<void> {
       if (options.signal) unsubscribe = await options.signal.subscribe(wake);
-      if (options.renew) {
-        heartbeat = setInterval(renew, renewEveryMs);
-        heartbeat.unref();
+      const renew = options.renew;
+      if (renew) {
+        stopHeartbeat = startHeartbeat({
+          everyMs: renewEveryMs,
+          beat: async () => { if (held.size > 0) await renew([...held], leaseMs); },
+          onError: (err) => logger.warn({ err: err.message, loop: name }, 'renewing leases failed'),
+        });
       }
       loopDone = loop();
     },
@@ -188,7 +184,7 @@ export function createWorkerLoop<T>(options: WorkerLoopOptions<T>) {
           await drained;
         }
       }
-      if (heartbeat) clearInterval(heartbeat);
+      stopHeartbeat?.();
     },
     /** Items being handled (for health and logs). */
     inFlight: () => held.size,
