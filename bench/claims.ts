@@ -3,7 +3,8 @@
 // messages right after the migrations (no VACUUM, no ANALYZE), then times BENCH_CLAIMS (200) claims of each
 // queue one after another, each in a transaction rolled back afterwards so the backlog stays as it was.
 // Prints one JSON line per queue: {bench, rows, want, claims, p50_ms, p99_ms, max_ms}.
-// Usage: DATABASE_URL=postgres://…/a_fresh_database npx tsx bench/claims.ts   (not yet measured: see the report)
+// Usage: DATABASE_URL=postgres://…/a_fresh_database flock /tmp/tasman-bench.lock npx tsx bench/claims.ts
+// (figures in docs/performance.md, "Queue claims with a deep backlog").
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
