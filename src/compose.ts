@@ -257,6 +257,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const metrics = createMetrics();
     const services = createServices(config, database, metrics, logger);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
+    const sealed = await services.webhooks.sealStoredUrlCredentials();
+    if (sealed > 0) logger.info({ endpoints: sealed }, 'webhook URL credentials saved before sealing existed are now sealed');
     const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
     // Every failed reconnect emits an error: the limiter reports the outage itself, once a minute.
     redis?.on('error', () => {});

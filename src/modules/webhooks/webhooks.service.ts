@@ -7,6 +7,7 @@ import type { WebhookEvent, WebhookKind } from './outbox.ts';
 import { generateSecret } from './signature.ts';
 import { checkWebhookUrl, type UrlCheckCode } from './url-guard.ts';
 import { maskCredentials, splitCredentials } from './url-credentials.ts';
+import { storeSealedCredentials, urlsWithCredentials } from './url-credentials.repo.ts';
 import {
   findDelivery, listAttempts, listDeliveries, listEndpoints, requeueDelivery, setSealedSecret, upsertEndpoint,
   type AttemptRow, type DeliveryRow, type DeliveryStatus, type EndpointRow,
@@ -142,7 +143,27 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return { ok: true, delivery: toDeliveryView(row, attempts) };
   }
 
-  return { get, save, rotateSecret, deliveries, redeliver };
+  /**
+   * Start-up step: credentials in URLs saved before they were sealed (migration 0016) are sealed now, instead of
+   * waiting in plain text for the account's next PUT. Idempotent and cheap when there is nothing to do (every
+   * process runs it). Returns how many endpoints it sealed.
+   */
+  async function sealStoredUrlCredentials(): Promise<number> {
+    let sealed = 0;
+    for (const row of await urlsWithCredentials(db)) {
+      let parts: ReturnType<typeof splitCredentials>;
+      try {
+        parts = splitCredentials(row.url);
+      } catch {
+        continue; // not a URL Tasman can parse, so not one it could send to either
+      }
+      if (parts.credentials === null) continue;
+      if (await storeSealedCredentials(db, row, parts.url, seal(deps.secretKey, parts.credentials))) sealed++;
+    }
+    return sealed;
+  }
+
+  return { get, save, rotateSecret, deliveries, redeliver, sealStoredUrlCredentials };
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
