@@ -6,7 +6,8 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }); });
+// A database of its own: /status reads the service-wide queue age, which other files' backlogs raise under load.
+beforeAll(async () => { t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { ownDatabase: true }); });
 afterAll(async () => { await t?.close(); });
 
 type Json = Record<string, unknown>;

@@ -62,7 +62,7 @@ describe('tasman start (embedded PostgreSQL)', () => {
     expect(await proc.stop('SIGTERM')).toBe(0);
     expect(livePostmaster(cluster)).toBeNull();
     proc = null;
-  });
+  }, 300_000); // three starts, the first with initdb: minutes on a loaded machine
 
   it('refuses bad configuration with one line naming the variable', async () => {
     const { spawnSync } = await import('node:child_process');

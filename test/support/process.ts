@@ -31,8 +31,9 @@ export async function startProcess(env: Record<string, string>, options: StartOp
     logs.push(line);
     if (logs.length > 200) logs.shift();
   };
+  // Generous: a first start runs initdb, which takes many seconds on a loaded two-core machine (seen: 45 s not enough).
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tasman did not start:\n${logs.join('\n')}`)), 45_000);
+    const timer = setTimeout(() => reject(new Error(`tasman did not start:\n${logs.join('\n')}`)), 120_000);
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
