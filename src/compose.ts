@@ -58,7 +58,7 @@ export interface Roles {
 type Stop = () => Promise<void>;
 
 /** Every service, built once per process from the database and configuration; routes and workers share them. */
-function createServices(config: Config, database: Database, metrics: Metrics, logger: Logger) {
+function createServices(config: Config, database: Database, metrics: Metrics, logger: Logger, now?: () => Date) {
   const db: Db = database.db;
   const queued = createQueueSignal(database, 'tasman_messages_queued');
   // Raised after committing a transaction that called recordEvent: wakes the webhook worker (which also polls).
@@ -72,7 +72,7 @@ function createServices(config: Config, database: Database, metrics: Metrics, lo
   // Set by the carrier role while this process runs the SMPP link; GET /status reads it.
   const carrier = { current: null as { bound: () => boolean } | null };
   const messages = createMessageService({
-    db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); },
+    db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); }, now,
   });
   return {
     db,
@@ -221,6 +221,8 @@ export interface ComposeOptions {
   poolSize?: number;
   /** Listen on this address before the workers start (tasman start); tests inject instead. */
   listen?: { port: number; host: string };
+  /** The sending clock (send_at, quiet hours, the daily cap's day). Default: the system clock. */
+  now?: () => Date;
 }
 
 export interface Composition {
@@ -255,7 +257,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     });
     stops.push(() => database.close());
     const metrics = createMetrics();
-    const services = createServices(config, database, metrics, logger);
+    const services = createServices(config, database, metrics, logger, options.now);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const sealed = await services.webhooks.sealStoredUrlCredentials();
     if (sealed > 0) logger.info({ endpoints: sealed }, 'webhook URL credentials saved before sealing existed are now sealed');

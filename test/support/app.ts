@@ -27,6 +27,8 @@ export interface TestAppOptions {
    * GET /status), which other files' queued messages in the shared database would otherwise change.
    */
   ownDatabase?: boolean;
+  /** A fixed sending clock (send_at, quiet hours, the daily cap's day): dates by calendar, not by timers. */
+  now?: () => Date;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...env,
   });
   const composed = await compose(config, {
-    roles: { api: true, workers: options.workers ?? false }, logger: false, adminToken: ADMIN_TOKEN, poolSize: 10,
+    roles: { api: true, workers: options.workers ?? false }, logger: false, adminToken: ADMIN_TOKEN, poolSize: 10, now: options.now,
   });
   return {
     app: composed.app, services: composed.services, simulator: composed.simulator, config,

@@ -17,6 +17,8 @@ export interface BatchItem {
   parts: number;
   optoutCode: string | null;
   metadata: Record<string, string> | null;
+  /** send_at, or the end of the recipient's quiet hours: the message waits as `scheduled` until then; null sends now */
+  scheduledAt: string | null;
 }
 
 export interface BatchSend {
@@ -27,8 +29,6 @@ export interface BatchSend {
   totalCredits: number;
   partsPerMessage: number;
   today: string;
-  /** send_at for every message of the batch, or null */
-  scheduledAt: string | null;
 }
 
 /**
@@ -67,11 +67,11 @@ export async function insertBatch(db: Executor, actor: Actor, b: BatchSend): Pro
     await db.execute(sql`
       insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata, status, scheduled_at)
       select r.id, ${a}, ${b.campaignId}, r.recipient, r.country, r.sender, r.body, r.parts, r.parts, r.optout_code, r.metadata,
-             ${b.scheduledAt === null ? 'queued' : 'scheduled'}, ${b.scheduledAt}::timestamptz
+             case when r.scheduled_at is null then 'queued' else 'scheduled' end, r.scheduled_at
       from jsonb_to_recordset(${JSON.stringify(b.items.map((i) => ({
         id: i.id, recipient: i.recipient, country: i.country, sender: i.sender, body: i.body, parts: i.parts,
-        optout_code: i.optoutCode, metadata: i.metadata,
-      })))}::jsonb) as r(id uuid, recipient text, country text, sender text, body text, parts int, optout_code text, metadata jsonb)`);
+        optout_code: i.optoutCode, metadata: i.metadata, scheduled_at: i.scheduledAt,
+      })))}::jsonb) as r(id uuid, recipient text, country text, sender text, body text, parts int, optout_code text, metadata jsonb, scheduled_at timestamptz)`);
     await db.execute(sql`
       insert into credit_ledger (id, account_id, kind, delta, balance_after, campaign_id)
       values (${uuidv7()}, ${a}, 'send', ${-b.totalCredits}, ${debit.credits}, ${b.campaignId})`);

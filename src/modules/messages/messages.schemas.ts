@@ -26,6 +26,7 @@ export const SendRequest = Type.Object({
   campaign: Type.Optional(CampaignName),
   metadata: Type.Optional(Metadata),
   send_at: Type.Optional(SendAt),
+  urgent: Type.Optional(Type.Boolean({ description: 'Send even inside the account\'s quiet hours (transactional texts); default false: a message due inside them is held until they end' })),
 });
 
 export const SendResult = Type.Object({
@@ -51,6 +52,7 @@ export const BatchRequest = Type.Object({
   campaign: Type.Optional(CampaignName),
   metadata: Type.Optional(Metadata),
   send_at: Type.Optional(SendAt),
+  urgent: Type.Optional(Type.Boolean({ description: 'Send even inside the account\'s quiet hours (transactional texts); default false: a message due inside them is held until they end' })),
 });
 
 export const BatchResult = Type.Object({

@@ -19,6 +19,7 @@ import { textEncoding } from '../../carrier/carrier.ts';
 import { METADATA_LIMITS } from './messages.schemas.ts';
 import { cancelScheduled, messageStatus } from '../scheduling/schedule.repo.ts';
 import { parseSendAt } from './send-at.ts';
+import { releaseTime } from '../settings/quiet-hours.ts';
 import { listAccountMessages, type MessageListQuery } from './message-list.service.ts';
 
 export interface SendInput {
@@ -29,6 +30,8 @@ export interface SendInput {
   campaign?: string;
   metadata?: Record<string, string>;
   send_at?: string;
+  /** bypass the account's quiet hours */
+  urgent?: boolean;
 }
 
 export interface SendResult {
@@ -47,6 +50,8 @@ export interface BatchInput {
   campaign?: string;
   metadata?: Record<string, string>;
   send_at?: string;
+  /** bypass the account's quiet hours */
+  urgent?: boolean;
 }
 
 export interface BatchResult {
@@ -189,7 +194,7 @@ export function createMessageService(deps: MessageServiceDeps) {
     const named = sendingNumber !== null && sendingNumber !== deps.sharedSender[phone.country] ? parseSender(sendingNumber) : null;
     const requested = named && named !== 'invalid' ? named : given;
     const { body, parts, link } = singleBody(input.message, sendingNumber);
-    const scheduledAt = scheduleOf(input.send_at);
+    const scheduledAt = releaseTime({ sendAt: scheduleOf(input.send_at), now: now(), urgent: input.urgent, country: phone.country, settings: actor.account.settings });
     const request: SingleSend = {
       id: uuidv7(), ledgerId: uuidv7(), campaignId: uuidv7(), accountId: actor.accountId,
       senderParentId: actor.account.inheritParentSenders ? actor.account.parentId : null,
@@ -261,7 +266,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       const body = renderMerge(input.message, r.mergeData, { [SENDING_FIELD]: from, ...(link ? { [OPTOUT_FIELD]: link.url } : {}) });
       items.push({
         id: uuidv7(), recipient: r.e164, country: r.country, sender: from,
-        body, parts: checkBody(body), optoutCode: link?.code ?? null, metadata: r.metadata,
+        body, parts: checkBody(body), optoutCode: link?.code ?? null, metadata: r.metadata, scheduledAt: null,
       });
     }
     return { items, invalid, optedOutCount: optedOut.size, duplicates };
@@ -269,12 +274,15 @@ export function createMessageService(deps: MessageServiceDeps) {
 
   async function sendBatch(actor: Actor, input: BatchInput, within?: Within<BatchResult>): Promise<BatchResult> {
     assertCanSend(actor);
-    const scheduledAt = scheduleOf(input.send_at);
+    const sendAt = scheduleOf(input.send_at);
     const { items, invalid, optedOutCount, duplicates } = await prepareBatch(actor, input);
+    // Per recipient: quiet hours follow each recipient's clock (New Zealand's, or the account's zone).
+    const at = now();
+    for (const item of items) item.scheduledAt = releaseTime({ sendAt, now: at, urgent: input.urgent, country: item.country, settings: actor.account.settings });
     const totalCredits = items.reduce((sum, i) => sum + i.parts, 0);
     const partsPerMessage = items.reduce((max, i) => Math.max(max, i.parts), items.length ? 0 : countParts(input.message));
     const result = await deps.db.transaction(async (tx) => {
-      const batch = { campaignId: uuidv7(), campaignName: input.campaign ?? null, template: input.message, items, totalCredits, partsPerMessage, today: sydneyDay(now()), scheduledAt };
+      const batch = { campaignId: uuidv7(), campaignName: input.campaign ?? null, template: input.message, items, totalCredits, partsPerMessage, today: sydneyDay(now()) };
       const outcome = await insertBatch(tx, actor, batch);
       if (outcome.dailyExceeded) throw dailyLimitError(now(), 'This batch would pass the account\'s daily send limit');
       if (outcome.creditsAfter === null) throw insufficientCredits(totalCredits, outcome.creditsBefore);

@@ -100,3 +100,18 @@ export function quietUntil(at: Date, q: QuietHours | null, zone: string): Date |
   })();
   return new Date(firstInstantOf({ year: day.year, month: day.month, day: day.day, minutes: end }, zone, ms));
 }
+
+/**
+ * When a message to a recipient in `country` goes: the ISO instant it waits for (`scheduled`), or null to queue it
+ * now. A message due inside the account's quiet window (at its send_at, else now) is held to the window's end,
+ * unless it is urgent; held, never refused.
+ */
+export function releaseTime(opts: {
+  sendAt: string | null; now: Date; urgent: boolean | undefined; country: string;
+  settings: { quietHours: QuietHours | null; timeZone: string };
+}): string | null {
+  if (opts.urgent || opts.settings.quietHours === null) return opts.sendAt;
+  const due = opts.sendAt === null ? opts.now : new Date(opts.sendAt);
+  const held = quietUntil(due, opts.settings.quietHours, recipientTimeZone(opts.country, opts.settings.timeZone));
+  return held ? held.toISOString() : opts.sendAt;
+}
