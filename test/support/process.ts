@@ -58,7 +58,8 @@ export async function startProcess(env: Record<string, string>, options: StartOp
   return {
     url, child, logs,
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null) return child.exitCode;
+      // A child ended by a signal has signalCode set and exitCode null: it will never emit 'exit' again.
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);
       const [code] = await once(child, 'exit') as [number | null];
       return code;
