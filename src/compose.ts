@@ -14,7 +14,7 @@ import type { Authenticate } from './platform/http/auth.ts';
 import { createQueueSignal } from './platform/jobs/signal.ts';
 import { startPeriodic } from './platform/jobs/periodic.ts';
 import { loadOrCreateKey } from './platform/crypto/secret-box.ts';
-import { openCarrierLink, startSimulator, type SimulatorHandle } from './carrier/index.ts';
+import { openCarriers, startSimulators, type CarrierSet, type SimulatorHandle } from './carrier/index.ts';
 import { UnstorableDeliveryError } from './carrier/carrier.ts';
 import { isDataException } from './platform/db/sql-state.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
@@ -58,7 +58,7 @@ export interface Roles {
 type Stop = () => Promise<void>;
 
 /** Every service, built once per process from the database and configuration; routes and workers share them. */
-function createServices(config: Config, database: Database, metrics: Metrics, logger: Logger, now?: () => Date) {
+function createServices(config: Config, database: Database, metrics: Metrics, logger: Logger, carriers: CarrierSet | null, now?: () => Date) {
   const db: Db = database.db;
   const queued = createQueueSignal(database, 'tasman_messages_queued');
   // Raised after committing a transaction that called recordEvent: wakes the webhook worker (which also polls).
@@ -69,8 +69,6 @@ function createServices(config: Config, database: Database, metrics: Metrics, lo
   const receipts = createReceiptService({
     db, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
   });
-  // Set by the carrier role while this process runs the SMPP link; GET /status reads it.
-  const carrier = { current: null as { bound: () => boolean } | null };
   const messages = createMessageService({
     db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); }, now,
   });
@@ -101,8 +99,9 @@ function createServices(config: Config, database: Database, metrics: Metrics, lo
     numbers: createNumberService({ db, creditPriceCents: config.creditPriceCents, maxNumbers: config.maxNumbers }),
     receipts,
     inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),
-    carrier,
-    status: createStatusService({ db, carrier, receiptBacklogMs: () => receipts.backlogAgeMs() }),
+    /** This process's carriers (built when it runs the workers, started by the carrier role), else null. */
+    carriers,
+    status: createStatusService({ db, carriers, receiptBacklogMs: () => receipts.backlogAgeMs() }),
   };
 }
 
@@ -135,10 +134,9 @@ const refuseUnstorable = <T>(handle: (item: T) => Promise<void>) => async (item:
  * receipt and inbound services behind it. The returned stop drains in order: the dispatcher finishes its
  * submits and their writes, then the link unbinds.
  */
-async function startCarrierRole(config: Config, services: Services, simulatorPort: number | null, logger: Logger): Promise<{ stop: Stop; status: () => CarrierStatus }> {
+async function startCarrierRole(carriers: CarrierSet, services: Services, logger: Logger): Promise<{ stop: Stop; status: () => CarrierStatus[] }> {
   const log = logger.child({ component: 'carrier' });
-  const link = counted(openCarrierLink(config, simulatorPort, log), services.metrics);
-  const name = config.smpp.host ? `${config.smpp.host}:${config.smpp.port}` : 'simulator';
+  const link = counted(carriers, services.metrics);
   // The receipt and inbox services wake the webhook worker themselves after committing an event.
   await link.start({
     onReceipt: refuseUnstorable((receipt) => {
@@ -154,10 +152,9 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
   });
   const dispatcher = createDispatcher({
     db: services.db, carrier: link, signal: services.signals.queued, receipts: services.receipts,
-    onEvents: () => services.signals.webhooks.raise(), window: config.smpp.window, logger: log.child({ role: 'dispatcher' }),
+    onEvents: () => services.signals.webhooks.raise(), window: carriers.capacity(), logger: log.child({ role: 'dispatcher' }),
   });
   await dispatcher.start();
-  services.carrier.current = { bound: () => link.health().bound };
   // The backstop of the one early-receipt path (modules/receipts/README.md): parked receipts retried.
   const resolve = every(PARKED_RESOLVE_MS, () => services.receipts.sweepParked(), log, 'parked receipt sweep');
   const expiry = every(EXPIRY_SWEEP_MS, () => services.receipts.expireOverdue(), log, 'expiry of messages without a receipt');
@@ -165,13 +162,12 @@ async function startCarrierRole(config: Config, services: Services, simulatorPor
     services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
   ]), log, 'parked receipt and inbound fragment purge');
   return {
-    status: () => ({ name, bound: link.health().bound }),
+    status: () => carriers.view().carriers.map((c) => ({ name: c.id, bound: c.state === 'bound' })),
     async stop() {
       await sweep();
       await resolve();
       await expiry();
       await dispatcher.stop();
-      services.carrier.current = null;
       await link.stop();
     },
   };
@@ -192,8 +188,8 @@ function counted(link: Carrier, metrics: Metrics): Carrier {
 }
 
 /** The background roles; each claims its rows with FOR UPDATE SKIP LOCKED and a lease, so processes may share them. */
-async function startWorkers(config: Config, services: Services, simulatorPort: number | null, logger: Logger): Promise<{ stops: Stop[]; carriers: Array<() => CarrierStatus> }> {
-  const carrier = await startCarrierRole(config, services, simulatorPort, logger);
+async function startWorkers(config: Config, services: Services, carriers: CarrierSet, logger: Logger): Promise<{ stops: Stop[]; carriers: Array<() => CarrierStatus[]> }> {
+  const carrier = await startCarrierRole(carriers, services, logger);
   const stops = [
     every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
     // Dedicated number rental (30-day renewals, 7-day grace); SKIP LOCKED claims, so every worker may run it.
@@ -257,7 +253,20 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     });
     stops.push(() => database.close());
     const metrics = createMetrics();
-    const services = createServices(config, database, metrics, logger, options.now);
+    // The built-in SMSCs run whenever no carrier is configured, whatever the roles (the operator's inbound route
+    // uses the first); the carriers are built (not started) first so that services get them explicitly.
+    const simulators = config.carriers.config === null
+      ? await startSimulators(config, logger.child({ component: 'simulator' })).catch((err: { port?: number }) => {
+        throw err.port === config.simulator.controlPort && err.port !== config.simulator.port
+          ? portInUse(err, 'SIM_CONTROL_PORT', config.simulator.controlPort)
+          : portInUse(err, 'SIM_PORT', err.port ?? config.simulator.port);
+      })
+      : [];
+    for (const s of simulators) stops.push(() => s.stop());
+    if (simulators.length > 0) logger.info({ ports: simulators.map((s) => s.port) }, 'built-in SMSC simulator started (no carrier configured)');
+    const simulator = simulators[0] ?? null;
+    const carriers = roles.workers ? openCarriers(config, simulators.map((s) => s.port), logger.child({ component: 'carrier' })) : null;
+    const services = createServices(config, database, metrics, logger, carriers, options.now);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const sealed = await services.webhooks.sealStoredUrlCredentials();
     if (sealed > 0) logger.info({ endpoints: sealed }, 'webhook URL credentials saved before sealing existed are now sealed');
@@ -275,20 +284,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       logger.info({ file: `${config.dataDir}/admin.token` }, generated.created ? 'generated an operator token' : 'using the operator token in DATA_DIR');
     }
 
-    const simulator = config.smpp.host === null
-      ? await startSimulator(config, logger.child({ component: 'simulator' })).catch((err: { port?: number }) => {
-        throw err.port === config.simulator.controlPort && err.port !== config.simulator.port
-          ? portInUse(err, 'SIM_CONTROL_PORT', config.simulator.controlPort)
-          : portInUse(err, 'SIM_PORT', config.simulator.port);
-      })
-      : null;
-    if (simulator) {
-      stops.push(() => simulator.stop());
-      logger.info({ port: simulator.port }, 'built-in SMSC simulator started (SMPP_HOST is unset)');
-    }
     // Filled once the workers run; readiness and metrics read it when asked.
-    const carriers: Array<() => CarrierStatus> = [];
-    const carrierStatus = () => carriers.map((status) => status());
+    const carrierSources: Array<() => CarrierStatus[]> = [];
+    const carrierStatus = () => carrierSources.flatMap((status) => status());
     metrics.watch({ queues: () => queueSizes(services.db), carriers: carrierStatus });
     const health = createHealthService({ db: services.db, carriers: carrierStatus, checksCarriers: roles.workers });
 
@@ -303,10 +301,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const url = options.listen
       ? await app.listen(options.listen).catch((err: unknown) => { throw portInUse(err, 'PORT', options.listen!.port); })
       : '';
-    if (roles.workers) {
-      const workers = await startWorkers(config, services, simulator?.port ?? null, logger);
+    if (carriers) {
+      const workers = await startWorkers(config, services, carriers, logger);
       stops.push(...workers.stops);
-      carriers.push(...workers.carriers);
+      carrierSources.push(...workers.carriers);
       // On close the API still stops first, then the workers drain.
       stops.splice(stops.indexOf(closeApp), 1);
       stops.push(closeApp);

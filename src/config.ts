@@ -1,5 +1,8 @@
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Type, type Static, type TSchema } from 'typebox';
+import { DEFAULT_CARRIER } from './carrier/carrier.ts';
+import { parseCarriersConfig, type CarrierConfig, type CarriersConfig } from './carrier/carriers-config.ts';
 
 // The one place that reads process.env. Every variable is declared once in ENV below (type, default, bounds,
 // description); docs/operations.md's table is checked against it (src/config.test.ts). A bad value stops start-up
@@ -27,7 +30,8 @@ export const ENV = Type.Object({
   TASMAN_ADMIN_TOKEN: optional('operator API token; with `DATABASE_URL` and no token the operator API is disabled', 'generated when embedded'),
   METRICS_TOKEN: optional('a bearer token that may read `GET /metrics` besides the operator token'),
   TASMAN_ROLES: text('api,workers', 'what this process runs'),
-  SMPP_HOST: optional('the carrier\'s SMSC; unset starts the built-in simulator'),
+  TASMAN_CARRIERS: optional('a JSON file of carriers (several SMSCs, binds, TPS) and routes; replaces the `SMPP_*` variables (see "Several carriers")'),
+  SMPP_HOST: optional('the carrier\'s SMSC; unset (and no `TASMAN_CARRIERS`) starts the built-in simulator'),
   SMPP_PORT: int(2775, 1, 65535, 'the SMSC\'s port'),
   SMPP_SYSTEM_ID: text('tasman', 'bind credentials'),
   SMPP_PASSWORD: text('tasman', 'bind credentials'),
@@ -58,6 +62,7 @@ export const ENV = Type.Object({
   SIM_PORT: int(2775, 0, 65535, 'built-in simulator: SMPP port'),
   SIM_CONTROL_PORT: int(2776, 0, 65535, 'built-in simulator: control endpoint port (`tasman simulator`)'),
   SIM_DLR_DELAY_MS: int(200, 0, 3_600_000, 'built-in simulator: delay before a receipt'),
+  SIM_CARRIERS: int(1, 1, 9, 'built-in simulator: how many SMSCs (carriers `sim1`, `sim2`… on consecutive ports from `SIM_PORT`, each the next one\'s backup)'),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'fatal, error, warn, info, debug, trace or silent'),
   LOG_FORMAT: Type.Optional(oneOf(['pretty', 'json'], 'json', '`pretty` (human, pino-pretty) or `json` (one JSON object a line)', 'pretty on a terminal, else json')),
   TASMAN_SIMULATOR: flag(false, 'with `DATABASE_URL` set and no `SMPP_HOST`, Tasman refuses to start unless this is true'),
@@ -133,6 +138,37 @@ function trustProxy(raw: string | undefined): false | number | string[] {
   return list;
 }
 
+/**
+ * The carriers: TASMAN_CARRIERS, else the SMPP_* variables as one carrier `default`, else null (the built-in
+ * simulator; compose builds its carriers from the ports it listens on).
+ */
+function loadCarriers(env: Env, e: EnvVars): { file: string | null; config: CarriersConfig | null } {
+  const defaults = { validityHours: e.MESSAGE_VALIDITY_HOURS, concatRefBits: Number(e.SMPP_CONCAT_REF_BITS) as 8 | 16 };
+  if (e.TASMAN_CARRIERS) {
+    const file = path.resolve(e.TASMAN_CARRIERS);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new ConfigError(`TASMAN_CARRIERS: cannot read ${file}: ${(err as Error).message}`);
+    }
+    try {
+      return { file, config: parseCarriersConfig(text, env, defaults) };
+    } catch (err) {
+      throw new ConfigError(`TASMAN_CARRIERS (${file}): ${(err as Error).message}`);
+    }
+  }
+  if (!e.SMPP_HOST) return { file: null, config: null };
+  const carrier: CarrierConfig = {
+    id: DEFAULT_CARRIER, host: e.SMPP_HOST, port: e.SMPP_PORT, tls: e.SMPP_TLS, systemId: e.SMPP_SYSTEM_ID,
+    password: e.SMPP_PASSWORD, systemType: '', bindMode: 'transceiver', binds: 1, window: e.SMPP_WINDOW, tps: e.SMPP_TPS,
+    messageIds: { submit: e.SMPP_SUBMIT_ID_BASE, receipt: e.SMPP_RECEIPT_ID_BASE }, dataCoding: 0,
+    validityHours: e.MESSAGE_VALIDITY_HOURS, querySm: false, concatRefBits: defaults.concatRefBits,
+    inboundDefaultAlphabet: e.SMPP_INBOUND_DEFAULT_ALPHABET, failoverAfterMs: 30_000,
+  };
+  return { file: null, config: { carriers: [carrier], routes: [{ carriers: [DEFAULT_CARRIER] }] } };
+}
+
 export function loadConfig(env: Env = process.env) {
   const e = readEnv(env);
   const databaseUrl = url('DATABASE_URL', e.DATABASE_URL, ['postgres:', 'postgresql:']);
@@ -177,6 +213,11 @@ export function loadConfig(env: Env = process.env) {
       messageIds: { submit: e.SMPP_SUBMIT_ID_BASE, receipt: e.SMPP_RECEIPT_ID_BASE },
       inboundDefaultAlphabet: e.SMPP_INBOUND_DEFAULT_ALPHABET,
     },
+    /**
+     * The SMSCs and routes: from TASMAN_CARRIERS, or SMPP_* as one carrier `default`; `config` null runs the
+     * built-in simulator (SIM_CARRIERS of them). `file` is re-read when the operator reloads the routes.
+     */
+    carriers: { ...loadCarriers(env, e), simulated: e.SIM_CARRIERS },
     sharedSender: { AU: e.SHARED_SENDER_AU, NZ: e.SHARED_SENDER_NZ },
     optoutLinkBase: optoutLinkBase.replace(/\/+$/, ''),
     webhook: {

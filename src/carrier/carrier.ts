@@ -12,6 +12,8 @@ export interface SubmitRequest {
   text: string;
   /** Ask the SMSC for a delivery receipt (registered_delivery = 1). */
   receipt: boolean;
+  /** The sending account: routes may pin an account to a carrier. */
+  accountId?: string;
 }
 
 /**
@@ -34,12 +36,12 @@ export type SubmitResult =
    * one receipt per segment, each naming its own segment, so segmentIds lists every segment's id in order.
    * carrier: the carrier that gave the ids (DEFAULT_CARRIER when absent).
    */
-  | { ok: true; smscMessageId: string; segmentIds?: string[]; carrier?: string }
+  | { ok: true; smscMessageId: string; segmentIds?: string[]; carrier?: string; bind?: number }
   /**
    * permanent: the SMSC refused this message and will refuse it again; otherwise retry later. `partial` when some
    * segments were accepted: the recipient may have part of the message, so it must not be resent as a whole.
    */
-  | { ok: false; permanent: boolean; errorCode: string; message: string; partial?: PartialSubmit; carrier?: string };
+  | { ok: false; permanent: boolean; errorCode: string; message: string; partial?: PartialSubmit; carrier?: string; bind?: number };
 
 export type ReceiptState =
   | 'delivered' | 'undelivered' | 'expired' | 'rejected' | 'deleted' | 'unknown' | 'enroute' | 'accepted';
@@ -80,6 +82,8 @@ export interface InboundSms {
   /** Present when this is one segment of a concatenated message (UDH or sar_* TLVs). */
   part?: InboundPart;
   receivedAt: Date;
+  /** The carrier it came from (DEFAULT_CARRIER when absent). */
+  carrier?: string;
 }
 
 /**

@@ -9,7 +9,7 @@ import { LinkError } from './errors.ts';
 import { UnstorableDeliveryError } from '../carrier.ts';
 import { createSession, type Session } from './session.ts';
 import { responseTo } from './codec.ts';
-import { isThrottleStatus, Status, statusName, type Pdu, type ShortMessageFields, type ShortMessagePdu, type OptionalParams } from './pdu-types.ts';
+import { isThrottleStatus, Status, statusName, type BindCommand, type Pdu, type ShortMessageFields, type ShortMessagePdu, type OptionalParams } from './pdu-types.ts';
 import { backoffDelay, createSleeper, createTokenBucket } from './rate.ts';
 import { silentLogger, type Logger } from './logger.ts';
 
@@ -19,6 +19,8 @@ export interface SmppClientOptions {
   systemId: string;
   password: string;
   systemType?: string;
+  /** How to bind (default bind_transceiver); a bind_receiver only receives, so it never submits. */
+  bind?: BindCommand;
   /** true: TLS with the system's trusted CAs and host name checks; or node tls options (e.g. a private `ca`). */
   tls?: boolean | tls.ConnectionOptions;
   /** Outstanding requests without a response (SMPP_WINDOW). */
@@ -139,7 +141,7 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
     });
     try {
       const resp = await session.request({
-        command: 'bind_transceiver', sequence: 0, status: 0, tlvs: {}, systemId: options.systemId,
+        command: options.bind ?? 'bind_transceiver', sequence: 0, status: 0, tlvs: {}, systemId: options.systemId,
         password: options.password, systemType: options.systemType ?? '', interfaceVersion: 0x34, addrTon: 0,
         addrNpi: 0, addressRange: '',
       });
@@ -148,7 +150,7 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
       session.destroy(err as Error);
       throw err;
     }
-    log.info({ host: options.host, port: options.port }, 'smpp bound');
+    log.info({ host: options.host, port: options.port, bind: options.bind ?? 'bind_transceiver' }, 'smpp bound');
     lastError = null;
     setBound(session);
     const reason = await session.closed;

@@ -1,7 +1,8 @@
 // The Carrier port over SMPP 3.4: turns SubmitRequests into submit_sm PDUs and deliver_sm PDUs into receipts
 // and inbound messages. The link itself (bind, window, pacing, reconnects) lives in client.ts.
 import { DEFAULT_CARRIER, type Carrier, type CarrierHandlers, type InboundSms, type SubmitRequest, type SubmitResult } from '../carrier.ts';
-import { createSmppClient, type SmppClientOptions } from './client.ts';
+import type { SmppClientOptions } from './client.ts';
+import { createBindPool, type BindMode, type BindStatus } from './bind-pool.ts';
 import { LinkError } from './errors.ts';
 import { isPermanentStatus, Npi, shortMessageDefaults, Status, statusName, Ton, type ShortMessagePdu } from './pdu-types.ts';
 import { decodeShortMessage, segmentText, type ConcatRefBits, type EncodedMessage } from './segment.ts';
@@ -10,7 +11,15 @@ import { isReceiptEsmClass, normaliseMessageId, parseReceipt, type IdBase } from
 import type { InboundDefaultAlphabet } from './encoding.ts';
 import { silentLogger } from './logger.ts';
 
-export interface SmppCarrierOptions extends Omit<SmppClientOptions, 'onDeliver'> {
+export interface SmppCarrierOptions extends Omit<SmppClientOptions, 'onDeliver' | 'bind'> {
+  /** Connections to the SMSC sharing its messages, each with its own window and TPS (default 1). */
+  binds?: number;
+  /** One bind_transceiver per bind (default), or a bind_transmitter and a bind_receiver. */
+  bindMode?: BindMode;
+  /** data_coding for texts in the GSM alphabet: 0 (default) or 1 for SMSCs that want IA5. */
+  gsmDataCoding?: 0 | 1;
+  /** Refusing with ESME_RSYSERR for this long counts as unavailable (routes fail over); default 30 s. */
+  failoverAfterMs?: number;
   /** How long start() waits for the first bind before returning (the link keeps trying after). */
   startWaitMs?: number;
   /** How long a submit waits for a bind (during a reconnect) before failing as temporary. */
@@ -49,10 +58,29 @@ export function formatAddress(ton: number, addr: string): string {
 
 type Failure = Extract<SubmitResult, { ok: false }>;
 
+/** One carrier as an operator sees it (GET /admin/carriers, `tasman admin carriers`, metrics). */
+export interface CarrierStatus {
+  id: string;
+  /** bound: some bind is up; down: none is. */
+  state: 'bound' | 'down';
+  /** Takes new messages: bound, and not refusing with system errors for longer than failoverAfterMs. */
+  available: boolean;
+  /** Since when every submit has been refused with ESME_RSYSERR (null when the last answer was anything else). */
+  systemErrorsSince: string | null;
+  binds: BindStatus[];
+}
+
+/** The Carrier port over SMPP, with the per-bind view the carrier set and operators read. */
+export interface SmppCarrier extends Carrier {
+  readonly name: string;
+  status(): CarrierStatus;
+  available(): boolean;
+}
+
 const failure = (permanent: boolean, errorCode: string, message: string): Failure =>
   ({ ok: false, permanent, errorCode, message });
 
-export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
+export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
   const log = options.logger ?? silentLogger;
   const submitBase = options.messageIds?.submit ?? 'auto';
   const receiptBase = options.messageIds?.receipt ?? 'auto';
@@ -80,12 +108,16 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
       to: formatAddress(pdu.destAddrTon, pdu.destinationAddr),
       text: decoded.text,
       receivedAt: new Date(),
+      carrier: carrierName,
       ...(decoded.part ? { part: decoded.part } : {}),
     };
     await handlers.onInbound(message);
   }
 
-  const client = createSmppClient({ ...options, onDeliver });
+  const pool = createBindPool({ ...options, onDeliver });
+  const failoverAfterMs = options.failoverAfterMs ?? 30_000;
+  let systemErrorsSince: number | null = null;
+  const available = () => pool.bound() && (systemErrorsSince === null || Date.now() - systemErrorsSince < failoverAfterMs);
 
   async function submit(request: SubmitRequest): Promise<SubmitResult> {
     let encoded: EncodedMessage;
@@ -99,14 +131,18 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
       ...shortMessageDefaults(),
       sourceAddrTon: src.ton, sourceAddrNpi: src.npi, sourceAddr: src.addr,
       destAddrTon: Ton.INTERNATIONAL, destAddrNpi: Npi.ISDN, destinationAddr: request.to.replace(/^\+/, ''),
-      esmClass: encoded.esmClass, dataCoding: encoded.dataCoding,
+      esmClass: encoded.esmClass, dataCoding: encoded.dataCoding === 0 ? options.gsmDataCoding ?? 0 : encoded.dataCoding,
       registeredDelivery: request.receipt ? 1 : 0, validityPeriod,
     };
     if (base.sourceAddr.length > 20 || base.destinationAddr.length > 20) {
       return failure(true, 'invalid_address', 'address longer than 20 characters');
     }
+    // Every segment of a message goes through one bind: the least loaded one that is bound.
+    const bind = pool.pick();
+    bind.pending += 1;
     const results = await Promise.allSettled(
-      encoded.segments.map((shortMessage) => client.submit({ ...base, shortMessage }, {}, options.submitWaitMs)));
+      encoded.segments.map((shortMessage) => bind.client.submit({ ...base, shortMessage }, {}, options.submitWaitMs)))
+      .finally(() => { bind.pending -= 1; });
 
     const ids: string[] = [];
     const accepted: Array<{ seq: number; smscMessageId: string }> = [];
@@ -117,10 +153,12 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
         const err = r.reason as Error;
         temporary ??= failure(false, err instanceof LinkError ? err.code : 'carrier_error', err.message);
       } else if (r.value.status !== Status.ESME_ROK) {
+        if (r.value.status === Status.ESME_RSYSERR) systemErrorsSince ??= Date.now();
         const name = statusName(r.value.status);
         const f = failure(isPermanentStatus(r.value.status), name, `SMSC refused submit_sm: ${name}`);
         if (isPermanentStatus(r.value.status)) permanent ??= f; else temporary ??= f;
       } else {
+        systemErrorsSince = null;
         const smscMessageId = normaliseMessageId(r.value.messageId, submitBase);
         ids.push(smscMessageId);
         accepted.push({ seq, smscMessageId });
@@ -128,23 +166,32 @@ export function createSmppCarrier(options: SmppCarrierOptions): Carrier {
     }
     // One permanently refused segment sinks the message whatever happened to the others: resending won't help.
     const failed = permanent ?? temporary;
+    bind.submitted += accepted.length;
+    bind.rate.add(accepted.length);
+    if (failed) bind.errors += 1;
     if (failed) {
       if (accepted.length === 0) return failed;
       // The recipient may already have these parts: the message must not be resent whole (see README).
       log.warn({ id: request.id, accepted: ids, errorCode: failed.errorCode }, 'some segments were accepted before a failure');
-      return { ...failed, partial: { segments: encoded.segments.length, accepted }, carrier: carrierName };
+      return { ...failed, partial: { segments: encoded.segments.length, accepted }, carrier: carrierName, bind: bind.index };
     }
     log.debug({ id: request.id, smscIds: ids, segments: ids.length }, 'submitted');
-    return { ok: true, smscMessageId: ids[0] ?? '', ...(ids.length > 1 ? { segmentIds: ids } : {}), carrier: carrierName };
+    return { ok: true, smscMessageId: ids[0] ?? '', ...(ids.length > 1 ? { segmentIds: ids } : {}), carrier: carrierName, bind: bind.index };
   }
 
   return {
+    name: carrierName,
     async start(h) {
       handlers = h;
-      await client.start(options.startWaitMs);
+      await pool.start(options.startWaitMs);
     },
     submit,
-    health: () => client.state(),
-    stop: () => client.stop(),
+    health: () => pool.health(),
+    available,
+    status: () => ({
+      id: carrierName, state: pool.bound() ? 'bound' : 'down', available: available(),
+      systemErrorsSince: systemErrorsSince === null ? null : new Date(systemErrorsSince).toISOString(), binds: pool.status(),
+    }),
+    stop: () => pool.stop(),
   };
 }

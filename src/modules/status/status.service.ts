@@ -13,8 +13,11 @@ export const PACKAGE_VERSION: string = (JSON.parse(readFileSync(new URL('../../.
 export interface StatusDeps {
   db: Db;
   version?: string;
-  /** The SMPP link of this process, when this process runs the carrier role; null otherwise. */
-  carrier: { current: { bound: () => boolean } | null };
+  /**
+   * This process's carriers when it runs the carrier role (null otherwise): whether any is bound, and the
+   * countries a route names whose carriers are all down.
+   */
+  carriers: { health(): { bound: boolean }; view(): { unservedCountries: string[] } } | null;
   /** Age of the oldest receipt this process is still applying (0 when none). */
   receiptBacklogMs: () => number;
   now?: () => Date;
@@ -23,8 +26,9 @@ export interface StatusDeps {
 /**
  * `GET /status`, the client libraries' `status()`: a public health check that consumes nothing. Each service is
  * `degraded` when it is not working right now:
- * - outbound: the carrier link of this process is not bound, or the oldest message due for submission has
- *   waited longer than 2 minutes (no dispatcher, or one that cannot submit);
+ * - outbound: no carrier of this process is bound, a country's route (TASMAN_CARRIERS) has no bound carrier,
+ *   or the oldest message due for submission has waited longer than 2 minutes (no dispatcher, or one that cannot
+ *   submit);
  * - inbound: the carrier link of this process is not bound (MO messages arrive over it);
  * - delivery_receipts: the link is not bound, or a receipt accepted from the SMSC has waited over a minute to
  *   be applied (receipt processing stuck: the database cannot keep up or is failing).
@@ -36,11 +40,12 @@ export function createStatusService(deps: StatusDeps) {
 
   async function status() {
     const queueAgeMs = await oldestDueAgeMs(deps.db);
-    const link = deps.carrier.current;
-    const linkDown = link !== null && !link.bound();
+    const link = deps.carriers;
+    const linkDown = link !== null && !link.health().bound;
+    const countryDown = link !== null && link.view().unservedCountries.length > 0;
     const state = (bad: boolean): ServiceState => (bad ? 'degraded' : 'operational');
     const services = {
-      outbound: state(linkDown || queueAgeMs > STATUS_THRESHOLDS.queueAgeMs),
+      outbound: state(linkDown || countryDown || queueAgeMs > STATUS_THRESHOLDS.queueAgeMs),
       inbound: state(linkDown),
       delivery_receipts: state(linkDown || deps.receiptBacklogMs() > STATUS_THRESHOLDS.receiptBacklogMs),
     };

@@ -1,0 +1,81 @@
+// Several carriers behind the one Carrier port: each message is routed (routes.ts) to the first of its route's
+// carriers that is available, so the dispatcher neither knows nor cares how many SMSCs there are. Failover is
+// that choice: a carrier with no bind up, or refusing with system errors for longer than its failoverAfterMs,
+// is passed over, and once it is back new messages go to it again. A submit is never sent to two carriers:
+// only a carrier that could not have received it (not bound) is followed by the next; every other failure goes
+// back to the dispatcher, whose retry routes afresh.
+import type { Carrier, CarrierHandlers, CarrierHealth, SubmitRequest, SubmitResult } from './carrier.ts';
+import { chooseRoute, routedCountries, type RouteRule } from './routes.ts';
+import type { CarrierStatus, SmppCarrier } from './smpp/smpp-carrier.ts';
+
+export interface CarrierSetView {
+  carriers: CarrierStatus[];
+  routes: RouteRule[];
+  /** Countries a route names whose carriers are all down (GET /status is degraded then). */
+  unservedCountries: string[];
+}
+
+export interface CarrierSet extends Carrier {
+  /** Submit slots worth keeping busy: every bind's window, summed (the dispatcher's concurrency). */
+  capacity(): number;
+  view(): CarrierSetView;
+  routes(): RouteRule[];
+  /** Replaces the routes (already checked against the carriers' ids): new messages follow them at once. */
+  setRoutes(routes: RouteRule[]): void;
+  ids(): string[];
+}
+
+export function createCarrierSet(options: { carriers: SmppCarrier[]; routes: RouteRule[]; capacity: number }): CarrierSet {
+  const byId = new Map(options.carriers.map((c) => [c.name, c]));
+  let routes = options.routes;
+
+  /** The route's carriers in the order to try: available ones first (in route order), then bound, then the rest. */
+  function candidates(request: SubmitRequest): SmppCarrier[] {
+    const listed = chooseRoute(routes, { to: request.to, from: request.from, accountId: request.accountId }).carriers
+      .map((id) => byId.get(id)).filter((c): c is SmppCarrier => c !== undefined);
+    const available = listed.filter((c) => c.available());
+    return available.length > 0 ? available : listed;
+  }
+
+  async function submit(request: SubmitRequest): Promise<SubmitResult> {
+    const tried = candidates(request);
+    let result: SubmitResult | undefined;
+    for (const carrier of tried) {
+      result = await carrier.submit(request);
+      // not_bound: this carrier never had the message, so the next may take it without any risk of a duplicate.
+      if (result.ok || result.errorCode !== 'not_bound' || result.partial) return result;
+    }
+    return result ?? { ok: false, permanent: false, errorCode: 'no_route', message: 'no carrier on this message\'s route' };
+  }
+
+  const view = (): CarrierSetView => {
+    const carriers = options.carriers.map((c) => c.status());
+    const bound = new Set(carriers.filter((c) => c.state === 'bound').map((c) => c.id));
+    const unservedCountries = [...routedCountries(routes)].filter(([, ids]) => !ids.some((id) => bound.has(id))).map(([c]) => c);
+    return { carriers, routes, unservedCountries };
+  };
+
+  return {
+    async start(handlers: CarrierHandlers) {
+      await Promise.all(options.carriers.map((c) => c.start(handlers)));
+    },
+    submit,
+    health(): CarrierHealth {
+      const all = options.carriers.map((c) => c.health());
+      return {
+        connected: all.some((h) => h.connected),
+        bound: all.some((h) => h.bound),
+        inFlight: all.reduce((n, h) => n + h.inFlight, 0),
+        lastError: all.find((h) => h.lastError !== null)?.lastError ?? null,
+      };
+    },
+    async stop() {
+      await Promise.all(options.carriers.map((c) => c.stop()));
+    },
+    capacity: () => options.capacity,
+    view,
+    routes: () => routes,
+    setRoutes(next) { routes = next; },
+    ids: () => [...byId.keys()],
+  };
+}

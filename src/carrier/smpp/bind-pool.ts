@@ -1,0 +1,102 @@
+// The binds of one carrier: N connections to one SMSC that share its messages. Each bind is a bind_transceiver,
+// or a bind_transmitter (submits) with a bind_receiver beside it (receipts and inbound). Every bind has its own
+// window and its own TPS token bucket, so the carrier's limits are per bind exactly as the SMSC counts them.
+// A message goes to the bound bind with the fewest submits pending (waiting for a token, a window slot or
+// an answer): the binds stay evenly loaded, and a bind that slows down is given less.
+import { createSmppClient, type SmppClient, type SmppClientOptions } from './client.ts';
+
+export type BindMode = 'transceiver' | 'transmitter_receiver';
+
+export interface BindStatus {
+  /** 0-based; stored with every id the bind's submits got. */
+  index: number;
+  state: 'bound' | 'connecting' | 'down';
+  /** Why the last session ended or the last bind failed (null while bound after a clean start). */
+  lastError: string | null;
+  /** submit_sm sent and not yet answered. */
+  inFlight: number;
+  /** Messages handed to this bind and not yet answered (in flight, or waiting for a token or window slot). */
+  pending: number;
+  /** Accepted submit_sm per second over the last 10 s. */
+  submitsPerSecond: number;
+  submitted: number;
+  errors: number;
+  /** With separate transmitter and receiver: the receiver's state. */
+  receiver?: 'bound' | 'connecting' | 'down';
+}
+
+const RATE_WINDOW_S = 10;
+
+/** Accepted submits per second over a sliding window of whole seconds. */
+function createRate(now: () => number = Date.now) {
+  const counts = new Array<number>(RATE_WINDOW_S).fill(0);
+  let second = Math.floor(now() / 1000);
+  const advance = () => {
+    const current = Math.floor(now() / 1000);
+    for (let s = second + 1; s <= Math.min(current, second + RATE_WINDOW_S); s++) counts[s % RATE_WINDOW_S] = 0;
+    second = Math.max(second, current);
+  };
+  return {
+    add(n: number) { advance(); counts[second % RATE_WINDOW_S]! += n; },
+    perSecond() { advance(); return counts.reduce((a, b) => a + b, 0) / RATE_WINDOW_S; },
+  };
+}
+
+export interface Bind {
+  index: number;
+  client: SmppClient;
+  receiver: SmppClient | undefined;
+  pending: number;
+  submitted: number;
+  errors: number;
+  rate: ReturnType<typeof createRate>;
+}
+
+const stateOf = (c: SmppClient): BindStatus['state'] => {
+  const s = c.state();
+  return s.bound ? 'bound' : s.lastError === null ? 'connecting' : 'down';
+};
+
+export function createBindPool(options: SmppClientOptions & { binds?: number; bindMode?: BindMode }) {
+  const count = Math.max(1, options.binds ?? 1);
+  const split = options.bindMode === 'transmitter_receiver';
+  const binds: Bind[] = Array.from({ length: count }, (_, index) => ({
+    index,
+    client: createSmppClient({ ...options, bind: split ? 'bind_transmitter' : 'bind_transceiver' }),
+    receiver: split ? createSmppClient({ ...options, bind: 'bind_receiver' }) : undefined,
+    pending: 0, submitted: 0, errors: 0, rate: createRate(),
+  }));
+  const clients = binds.flatMap((b) => (b.receiver ? [b.client, b.receiver] : [b.client]));
+
+  return {
+    binds,
+    /** The bound bind with the fewest pending submits; when none is bound, the least loaded (it waits for a bind). */
+    pick(): Bind {
+      let best: Bind | undefined;
+      for (const b of binds) {
+        if (!b.client.state().bound) continue;
+        if (!best || b.pending < best.pending) best = b;
+      }
+      return best ?? binds.reduce((a, b) => (b.pending < a.pending ? b : a));
+    },
+    async start(waitMs?: number) { await Promise.all(clients.map((c) => c.start(waitMs))); },
+    async stop() { await Promise.all(clients.map((c) => c.stop())); },
+    bound: () => binds.some((b) => b.client.state().bound),
+    status: (): BindStatus[] => binds.map((b) => ({
+      index: b.index, state: stateOf(b.client), lastError: b.client.state().lastError, inFlight: b.client.state().inFlight,
+      pending: b.pending, submitsPerSecond: b.rate.perSecond(), submitted: b.submitted, errors: b.errors,
+      ...(b.receiver ? { receiver: stateOf(b.receiver) } : {}),
+    })),
+    health() {
+      const states = binds.map((b) => b.client.state());
+      return {
+        connected: states.some((s) => s.connected),
+        bound: states.some((s) => s.bound),
+        inFlight: states.reduce((n, s) => n + s.inFlight, 0),
+        lastError: states.find((s) => s.lastError !== null)?.lastError ?? null,
+      };
+    },
+  };
+}
+
+export type BindPool = ReturnType<typeof createBindPool>;
