@@ -162,7 +162,7 @@ async function startCarrierRole(carriers: CarrierSet, services: Services, logger
     services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
   ]), log, 'parked receipt and inbound fragment purge');
   return {
-    status: () => carriers.view().carriers.map((c) => ({ name: c.id, bound: c.state === 'bound' })),
+    status: () => carriers.view().carriers.map((c) => ({ name: c.id, bound: c.state === 'bound', address: c.address })),
     async stop() {
       await sweep();
       await resolve();

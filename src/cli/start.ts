@@ -14,8 +14,8 @@ export function processLogger(config: Config): Logger {
 
 /** What must hold before anything starts; each failure is one line that says what to do. */
 export function preflight(config: Config): void {
-  if (config.databaseUrl !== null && config.smpp.host === null && !config.simulatorAllowed) {
-    throw new StartupError('DATABASE_URL is set but SMPP_HOST is not: set SMPP_HOST to your carrier\'s SMSC (or TASMAN_SIMULATOR=true to run the built-in simulator, which delivers nothing; never in production)');
+  if (config.databaseUrl !== null && config.carriers.config === null && !config.simulatorAllowed) {
+    throw new StartupError('DATABASE_URL is set but SMPP_HOST is not: set SMPP_HOST to your carrier\'s SMSC, or TASMAN_CARRIERS to a carriers file (or TASMAN_SIMULATOR=true to run the built-in simulator, which delivers nothing; never in production)');
   }
   // DATA_DIR holds the embedded database and the generated token and key; with all three supplied it is unused.
   if (config.embedded || !config.secretKey) {
@@ -31,7 +31,8 @@ export function preflight(config: Config): void {
 /** The one start-up banner: where everything is, and a loud warning when the simulator stands in for a carrier. */
 function banner(config: Config, running: Running, logger: Logger): void {
   const token = config.adminToken ? 'TASMAN_ADMIN_TOKEN' : config.embedded ? `${config.dataDir}/admin.token` : 'none: the operator API is off (set TASMAN_ADMIN_TOKEN)';
-  const carrier = config.smpp.host ? `${config.smpp.host}:${config.smpp.port}` : 'the built-in SMSC simulator';
+  const carriers = config.carriers.config?.carriers;
+  const carrier = carriers ? carriers.map((c) => `${c.id} ${c.host}:${c.port}${c.binds > 1 ? ` ×${c.binds}` : ''}`).join(', ') : 'the built-in SMSC simulator';
   // The dashboard is served at /app/ wherever the API role runs (docs/decisions.md, issue 13).
   const hasDashboard = running.url !== '' && running.app.hasRoute({ method: 'GET', url: '/app' });
   logger.info({
@@ -43,7 +44,7 @@ function banner(config: Config, running: Running, logger: Logger): void {
     carrier,
     roles: config.roles,
   }, 'tasman started');
-  if (!config.smpp.host) {
+  if (!carriers) {
     logger.warn('THE BUILT-IN SMSC SIMULATOR STANDS IN FOR A CARRIER: no message reaches a phone. Set SMPP_HOST to deliver for real.');
   }
 }

@@ -67,7 +67,7 @@ describe('readiness of the worker role', () => {
         const page = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).body;
         if ((sample(page, 'tasman_receipts_total{status="delivered"}') ?? 0) >= 1) {
           expect(sample(page, 'tasman_messages_submitted_total')).toBe(1);
-          expect(sample(page, 'tasman_smpp_bind_up{carrier="simulator"}')).toBe(1);
+          expect(sample(page, 'tasman_smpp_bind_up{carrier="default"}')).toBe(1);
           return;
         }
         await new Promise((r) => setTimeout(r, 50));
@@ -88,7 +88,7 @@ describe('readiness of the worker role', () => {
     try {
       const res = await t.app.inject({ method: 'GET', url: '/ready' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ ready: false, checks: { database: 'ok', carriers: 'unbound' }, failed: `no bound SMPP session to 127.0.0.1:${port}` });
+      expect(res.json()).toMatchObject({ ready: false, checks: { database: 'ok', carriers: 'unbound' }, failed: `no bound SMPP session to default (127.0.0.1:${port})` });
     } finally {
       await t.close();
     }

@@ -162,6 +162,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         if (outcome === 'refused') return responseTo(pdu, Status.ESME_RINVDSTADR);
         const messageId = randomBytes(6).toString('hex').toUpperCase();
         if (outcome !== 'none' && (pdu.registeredDelivery & 0x03) !== 0) scheduleReceipt(conn, pdu, messageId, outcome);
+        // At debug level every accepted submit is one line: tests count them across SMSC processes.
+        log.debug({ id: messageId, to: pdu.destinationAddr }, 'simulator: submit_sm accepted');
         return responseTo(pdu, Status.ESME_ROK, messageId);
       }
       default:

@@ -61,6 +61,8 @@ type Failure = Extract<SubmitResult, { ok: false }>;
 /** One carrier as an operator sees it (GET /admin/carriers, `tasman admin carriers`, metrics). */
 export interface CarrierStatus {
   id: string;
+  /** The SMSC's host:port. */
+  address: string;
   /** bound: some bind is up; down: none is. */
   state: 'bound' | 'down';
   /** Takes new messages: bound, and not refusing with system errors for longer than failoverAfterMs. */
@@ -189,7 +191,7 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
     health: () => pool.health(),
     available,
     status: () => ({
-      id: carrierName, state: pool.bound() ? 'bound' : 'down', available: available(),
+      id: carrierName, address: `${options.host}:${options.port}`, state: pool.bound() ? 'bound' : 'down', available: available(),
       systemErrorsSince: systemErrorsSince === null ? null : new Date(systemErrorsSince).toISOString(), binds: pool.status(),
     }),
     stop: () => pool.stop(),

@@ -76,8 +76,9 @@ export interface SentRecord {
   claim: string | null;
   smscMessageId: string;
   segmentIds?: string[];
-  /** The carrier that gave the ids (DEFAULT_CARRIER when absent). */
+  /** The carrier that gave the ids (DEFAULT_CARRIER when absent), and which of its binds (0-based). */
   carrier?: string;
+  bind?: number;
   sentAt: Date;
 }
 
@@ -91,30 +92,30 @@ export async function recordSent(db: Executor, items: SentRecord[]): Promise<Set
   return db.transaction(async (tx) => {
     const updated = await rows<{ id: string }>(tx, sql`
       update messages m
-      set status = 'sent', sent_at = r.sent_at, smsc_message_id = r.smsc, smsc_carrier = r.carrier, lease_until = null, claim_token = null, error_code = null
+      set status = 'sent', sent_at = r.sent_at, smsc_message_id = r.smsc, smsc_carrier = r.carrier, smsc_bind = r.bind, lease_until = null, claim_token = null, error_code = null
       from jsonb_to_recordset(${JSON.stringify(items.map((i) => ({
-        id: i.id, claim: i.claim, smsc: i.smscMessageId, carrier: i.carrier ?? DEFAULT_CARRIER, sent_at: i.sentAt.toISOString(),
-      })))}::jsonb) as r(id uuid, claim uuid, smsc text, carrier text, sent_at timestamptz)
+        id: i.id, claim: i.claim, smsc: i.smscMessageId, carrier: i.carrier ?? DEFAULT_CARRIER, bind: i.bind ?? null, sent_at: i.sentAt.toISOString(),
+      })))}::jsonb) as r(id uuid, claim uuid, smsc text, carrier text, bind smallint, sent_at timestamptz)
       where m.id = r.id and m.status = 'queued' and m.claim_token is not distinct from r.claim
       returning m.id`);
     const ids = new Set(updated.map((r) => r.id));
     await recordSegments(tx, items.filter((i) => ids.has(i.id) && i.segmentIds && i.segmentIds.length > 1)
-      .flatMap((i) => i.segmentIds!.map((smscMessageId, seq) => ({ smscMessageId, messageId: i.id, seq, carrier: i.carrier }))));
+      .flatMap((i) => i.segmentIds!.map((smscMessageId, seq) => ({ smscMessageId, messageId: i.id, seq, carrier: i.carrier, bind: i.bind }))));
     return ids;
   });
 }
 
 /** Segment ids of concatenated messages, so any segment's receipt finds its message. */
-async function recordSegments(tx: Executor, segments: Array<{ smscMessageId: string; messageId: string; seq: number; carrier?: string | undefined }>): Promise<void> {
+async function recordSegments(tx: Executor, segments: Array<{ smscMessageId: string; messageId: string; seq: number; carrier?: string | undefined; bind?: number | undefined }>): Promise<void> {
   if (segments.length === 0) return;
   // An SMSC that recycles ids: the newer message takes the id over.
   await tx.execute(sql`
-    insert into message_segments (carrier, smsc_message_id, message_id, seq)
-    select r.carrier, r.smsc, r.message_id, r.seq
+    insert into message_segments (carrier, smsc_message_id, message_id, seq, bind)
+    select r.carrier, r.smsc, r.message_id, r.seq, r.bind
     from jsonb_to_recordset(${JSON.stringify(segments.map((s) => ({
-      carrier: s.carrier ?? DEFAULT_CARRIER, smsc: s.smscMessageId, message_id: s.messageId, seq: s.seq,
-    })))}::jsonb) as r(carrier text, smsc text, message_id uuid, seq int)
-    on conflict (carrier, smsc_message_id) do update set message_id = excluded.message_id, seq = excluded.seq, dlr_status = null`);
+      carrier: s.carrier ?? DEFAULT_CARRIER, smsc: s.smscMessageId, message_id: s.messageId, seq: s.seq, bind: s.bind ?? null,
+    })))}::jsonb) as r(carrier text, smsc text, message_id uuid, seq int, bind smallint)
+    on conflict (carrier, smsc_message_id) do update set message_id = excluded.message_id, seq = excluded.seq, bind = excluded.bind, dlr_status = null`);
 }
 
 /**
@@ -125,18 +126,18 @@ async function recordSegments(tx: Executor, segments: Array<{ smscMessageId: str
  * back, rounded down. Null when the claim was no longer ours.
  */
 export async function failPartlySent(
-  db: Executor, c: Claimed, p: { partial: PartialSubmit; carrier?: string | undefined; errorCode: string; sentAt: Date },
+  db: Executor, c: Claimed, p: { partial: PartialSubmit; carrier?: string | undefined; bind?: number | undefined; errorCode: string; sentAt: Date },
 ): Promise<{ refunded: number } | null> {
   const refund = Math.floor((c.credits * (p.partial.segments - p.partial.accepted.length)) / p.partial.segments);
   return db.transaction(async (tx) => {
     const failed = await rows<{ id: string }>(tx, sql`
       update messages set status = 'failed', error_code = 'partially_sent', lease_until = null, claim_token = null,
         sent_at = ${p.sentAt.toISOString()}, smsc_message_id = ${p.partial.accepted[0]?.smscMessageId ?? null},
-        smsc_carrier = ${p.carrier ?? DEFAULT_CARRIER}
+        smsc_carrier = ${p.carrier ?? DEFAULT_CARRIER}, smsc_bind = ${p.bind ?? null}
       where id = ${c.id} and status = 'queued' and claim_token is not distinct from ${c.claim}::uuid
       returning id`);
     if (failed.length === 0) return null;
-    await recordSegments(tx, p.partial.accepted.map((a) => ({ smscMessageId: a.smscMessageId, messageId: c.id, seq: a.seq, carrier: p.carrier })));
+    await recordSegments(tx, p.partial.accepted.map((a) => ({ smscMessageId: a.smscMessageId, messageId: c.id, seq: a.seq, carrier: p.carrier, bind: p.bind })));
     if (refund > 0) await changeCredits(tx, { accountId: c.accountId, delta: refund, kind: 'refund', messageId: c.id, campaignId: c.campaignId });
     await endWithoutReceipt(tx, { messageId: c.id, status: 'rejected', errorCode: p.errorCode });
     return { refunded: refund };

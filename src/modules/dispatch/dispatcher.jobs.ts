@@ -1,10 +1,13 @@
-import type { Carrier, SubmitResult } from '../../carrier/carrier.ts';
+import { DEFAULT_CARRIER, type Carrier, type SubmitResult } from '../../carrier/carrier.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
 import type { QueueSignal } from '../../platform/jobs/signal.ts';
 import { createWorkerLoop } from '../../platform/jobs/worker-loop.ts';
 import { claimBatch, failAndRefund, failPartlySent, recordSent, renewLeases, scheduleRetry, type Claimed, type SentRecord } from './dispatch.repo.ts';
 import { DEFAULT_RETRY, retryDelayMs, shouldGiveUp, type RetryPolicy } from './retry-policy.ts';
+
+/** An SMSC id on the carrier that gave it: ids of two carriers can be equal. */
+export interface SmscRef { carrier: string; smscId: string }
 
 export interface DispatchLogger {
   debug(obj: object, msg?: string): void;
@@ -19,7 +22,7 @@ export interface DispatcherDeps {
   /** Wakes the dispatcher when messages are queued (in-process, and NOTIFY across processes). */
   signal?: Pick<QueueSignal, 'subscribe'>;
   /** Applies receipts that overtook their submit_sm_resp (parked), once the ids are recorded. */
-  receipts: { resolveParked(smscIds: string[]): Promise<number>; submitted?(smscIds: string[]): void; recorded?(smscIds: string[]): void };
+  receipts: { resolveParked(smscIds: string[]): Promise<number>; submitted?(refs: SmscRef[]): void; recorded?(refs: SmscRef[]): void };
   /** Wakes the webhook worker after a message failed at submit (its message.dlr `rejected` event is recorded). */
   onEvents?: () => void;
   /** Submits in flight at once (SMPP_WINDOW): the carrier's own window is the real limit, this keeps it fed. */
@@ -48,6 +51,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   const policy = deps.retry ?? DEFAULT_RETRY;
   const window = Math.max(1, deps.window);
   const smscIdsOf = (r: SentRecord) => r.segmentIds ?? [r.smscMessageId];
+  const refsOf = (r: { carrier?: string | undefined; segmentIds?: string[] | undefined; smscMessageId: string }): SmscRef[] =>
+    (r.segmentIds ?? [r.smscMessageId]).map((smscId) => ({ carrier: r.carrier ?? DEFAULT_CARRIER, smscId }));
 
   // Parked receipts are looked for after each write, off the write path: the next batch need not wait for it.
   // stop() waits for it (a receipt parked before our commit that we did not look for would stay parked).
@@ -73,7 +78,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       parkedWork = parkedWork.then(() => deps.receipts.resolveParked(smscIds))
         .then(() => {}, (err: Error) => logger.warn({ err: err.message }, 'dispatcher: applying parked receipts failed'));
       // Committed: receipts waiting for these ids go ahead (given up: handle() lets them go, to park).
-      deps.receipts.recorded?.(batch.flatMap(smscIdsOf));
+      deps.receipts.recorded?.(batch.flatMap(refsOf));
       return batch.map((r) => recorded.has(r.id));
     },
   });
@@ -81,7 +86,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   async function submit(c: Claimed): Promise<SubmitResult> {
     if (c.body === null) return { ok: false, permanent: true, errorCode: 'content_deleted', message: 'the body was removed' };
     try {
-      return await carrier.submit({ id: c.id, from: c.sender, to: c.recipient, text: c.body, receipt: true });
+      return await carrier.submit({ id: c.id, from: c.sender, to: c.recipient, text: c.body, receipt: true, accountId: c.accountId });
     } catch (err) {
       return { ok: false, permanent: false, errorCode: 'carrier_error', message: (err as Error).message };
     }
@@ -92,20 +97,21 @@ export function createDispatcher(deps: DispatcherDeps) {
     if (result.ok) {
       // The SMSC has answered: the window slot is free while the write is pending (the lease is still renewed).
       release();
-      const smscIds = result.segmentIds ?? [result.smscMessageId];
-      deps.receipts.submitted?.(smscIds);
+      const refs = refsOf(result);
+      deps.receipts.submitted?.(refs);
       await sent.submit({
         id: c.id, claim: c.claim, smscMessageId: result.smscMessageId, sentAt: new Date(),
         ...(result.segmentIds ? { segmentIds: result.segmentIds } : {}), ...(result.carrier ? { carrier: result.carrier } : {}),
+        ...(result.bind !== undefined ? { bind: result.bind } : {}),
       }).catch(() => {
         // Given up (logged once per batch): receipts waiting for these ids go ahead and park; the lease runs out.
-        deps.receipts.recorded?.(smscIds);
+        deps.receipts.recorded?.(refs);
       });
       return;
     }
     if (result.partial) {
       // Some segments were accepted: resending would duplicate them on the handset (README.md).
-      const outcome = await failPartlySent(db, c, { partial: result.partial, carrier: result.carrier, errorCode: result.errorCode, sentAt: new Date() });
+      const outcome = await failPartlySent(db, c, { partial: result.partial, carrier: result.carrier, bind: result.bind, errorCode: result.errorCode, sentAt: new Date() });
       if (outcome) deps.onEvents?.();
       logger.warn({ id: c.id, errorCode: result.errorCode, accepted: result.partial.accepted.length, segments: result.partial.segments, refunded: outcome?.refunded ?? null }, 'dispatcher: message partly sent; failed, never-accepted parts refunded');
       if (outcome) await deps.receipts.resolveParked(result.partial.accepted.map((a) => a.smscMessageId));

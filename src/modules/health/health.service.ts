@@ -2,7 +2,8 @@ import type { Db } from '../../platform/db/client.ts';
 import { migrationsApplied } from '../../platform/db/client.ts';
 import { ping } from './health.repo.ts';
 
-export interface CarrierStatus { name: string; bound: boolean }
+/** One carrier of this process: its id (TASMAN_CARRIERS, `default` for SMPP_*), its SMSC's host:port, bound or not. */
+export interface CarrierStatus { name: string; bound: boolean; address?: string }
 
 export interface Readiness {
   ready: boolean;
@@ -30,7 +31,7 @@ export function createHealthService(deps: { db: Db; carriers: () => CarrierStatu
       failed.push(`the database does not answer (${(err as Error).message})`);
     }
     if (deps.checksCarriers) {
-      const unbound = deps.carriers().filter((c) => !c.bound).map((c) => c.name);
+      const unbound = deps.carriers().filter((c) => !c.bound).map((c) => (c.address ? `${c.name} (${c.address})` : c.name));
       checks.carriers = unbound.length === 0 ? 'ok' : 'unbound';
       if (unbound.length > 0) failed.push(`no bound SMPP session to ${unbound.join(', ')}`);
     }

@@ -1,4 +1,4 @@
-import type { InboundSms } from '../../carrier/carrier.ts';
+import { DEFAULT_CARRIER, type InboundSms } from '../../carrier/carrier.ts';
 import { joinInboundParts } from '../../carrier/text.ts';
 import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
@@ -93,7 +93,9 @@ export function createInboxService(deps: InboxServiceDeps) {
       const record = async (owner: string | null) => {
         const id = uuidv7();
         const inReplyTo = owner ? await repliedTo(tx, owner, from, to, receivedAt) : null;
-        const row = await insertInbound(tx, { id, accountId: owner, from, to, body: text, receivedAt, isOptout: optout, isOptin: optin, inReplyTo });
+        const row = await insertInbound(tx, {
+          id, accountId: owner, from, to, body: text, receivedAt, isOptout: optout, isOptin: optin, inReplyTo, carrier: sms.carrier ?? DEFAULT_CARRIER,
+        });
         // The opt-out (or opt-in) is written before the event: a client that reacts to the webhook finds the list changed.
         const origin = { rawText: text, inboundMessageId: id, messageId: inReplyTo };
         if (optout && owner) await addOptout(tx, owner, from, 'keyword', origin);

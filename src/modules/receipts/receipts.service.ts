@@ -144,6 +144,8 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   // batches). A receipt for one of them waits for that commit rather than missing the batch and going the
   // one-receipt way (or being parked): with prompt receipts nearly every receipt would overtake the write.
   // A hint only: parking stays the one durable path for other processes and for a write that never commits.
+  // Keyed by (carrier, id) (receiptKey): two carriers may hand out the same id, and a receipt from one must not
+  // wait for, or be taken for, the other's write.
   const unrecorded = new Map<string, { wait: Promise<void>; release: () => void }>();
 
   // Receipts accepted but not yet committed, oldest first (a Set iterates in insertion order).
@@ -162,7 +164,7 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
         // The submit_sm_resp may sit in the same socket read as this receipt: one macrotask turn lets the
         // dispatcher see it and register its id before we look.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        await unrecorded.get(receipt.smscMessageId)?.wait;
+        await unrecorded.get(receiptKey(queued.ref))?.wait;
         if (!(await batch.submit(queued))) await applyOne(queued.ref, parked, receivedAt);
       } finally {
         inProgress.delete(queued);
@@ -173,9 +175,10 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       const [oldest] = inProgress;
       return oldest ? now().getTime() - oldest.receivedAt.getTime() : 0;
     },
-    /** The dispatcher accepted these ids; their `sent` write is pending. */
-    submitted(smscIds: string[]): void {
-      for (const id of smscIds) {
+    /** The dispatcher accepted these ids (on their carriers); their `sent` write is pending. */
+    submitted(refs: SmscRef[]): void {
+      for (const ref of refs) {
+        const id = receiptKey(ref);
         if (unrecorded.has(id)) continue;
         let release!: () => void;
         const wait = new Promise<void>((resolve) => { release = resolve; });
@@ -183,8 +186,8 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       }
     },
     /** The `sent` write for these ids committed (or was given up). */
-    recorded(smscIds: string[]): void {
-      for (const id of smscIds) {
+    recorded(refs: SmscRef[]): void {
+      for (const id of refs.map(receiptKey)) {
         unrecorded.get(id)?.release();
         unrecorded.delete(id);
       }

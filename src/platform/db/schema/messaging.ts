@@ -43,8 +43,10 @@ export const messages = pgTable('messages', {
   /** The fencing token of the claim that holds the row (platform/jobs/README.md). */
   claimToken: uuid('claim_token'),
   smscMessageId: text('smsc_message_id'),
-  // the carrier (bind) that gave smsc_message_id: ids are unique only per SMSC, and only for a while
+  // the carrier that gave smsc_message_id: ids are unique only per SMSC, and only for a while
   smscCarrier: text('smsc_carrier'),
+  // which of that carrier's binds it went through (0-based; null before several binds existed)
+  smscBind: smallint('smsc_bind'),
   errorCode: text('error_code'),
   // final receipt
   dlrStatus: text('dlr_status'),
@@ -93,6 +95,8 @@ export const inboundMessages = pgTable('inbound_messages', {
   isOptin: boolean('is_optin').notNull().default(false),
   // the SMSC's identity of the MO (for dedupe of a deliver_sm resent after a crash)
   carrierRef: text('carrier_ref'),
+  // the carrier it arrived from (TASMAN_CARRIERS id; `default` for the single SMPP_* link)
+  carrier: text('carrier'),
   contentDeletedAt: ts('content_deleted_at'),
 }, (t) => [
   index('inbound_account_received_idx').on(t.accountId, t.receivedAt),
@@ -122,6 +126,8 @@ export const messageSegments = pgTable('message_segments', {
   smscMessageId: text('smsc_message_id').notNull(),
   messageId: uuid('message_id').notNull(),
   seq: smallint('seq').notNull(),
+  // the carrier's bind it went through (0-based; null before several binds existed)
+  bind: smallint('bind'),
   // the segment's final receipt state; the message is delivered once every segment is
   dlrStatus: text('dlr_status'),
 }, (t) => [
