@@ -18,6 +18,8 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** Copy the server's errors and stderr to ours (benchmarks, where nobody reads `logs`). */
   echoErrors?: boolean;
+  /** Every line it writes to stdout, as it comes (logs keeps only the last 200). */
+  onLine?: (line: string) => void;
 }
 
 /** Starts `tasman start` as a real child process and resolves once it logs that it started. */
@@ -42,6 +44,7 @@ export async function startProcess(env: Record<string, string>, options: StartOp
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
         keep(line);
+        options.onLine?.(line);
         try {
           const entry = JSON.parse(line) as { msg?: string; url?: string; level?: number };
           if (entry.msg === 'tasman started') { clearTimeout(timer); resolve(entry.url ?? ''); }

@@ -27,6 +27,10 @@ export async function releaseAllDue(db: Executor, onReleased: (ids: string[]) =>
 export function startScheduler(deps: { db: Executor; onReleased: (ids: string[]) => void; logger: Logger; everyMs?: number }): () => Promise<void> {
   return startPeriodic({
     name: 'scheduler', everyMs: deps.everyMs ?? 1000, firstAfterMs: 0, logger: deps.logger,
-    run: () => releaseAllDue(deps.db, deps.onReleased),
+    run: async () => {
+      const released = await releaseAllDue(deps.db, deps.onReleased);
+      // One line per run that released anything: which process released how many (the two-process test sums them).
+      if (released > 0) deps.logger.info({ job: 'scheduler', released }, 'released scheduled messages');
+    },
   });
 }
