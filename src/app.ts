@@ -26,6 +26,7 @@ import { numberRoutes } from './modules/numbers/numbers.routes.ts';
 import { keyRoutes } from './modules/keys/keys.routes.ts';
 import { statusRoutes } from './modules/status/status.routes.ts';
 import { webhookEvents } from './modules/webhooks/webhook-events.schemas.ts';
+import { ClickEventBody } from './modules/links/links.schemas.ts';
 import { MessageResponse } from './modules/messages/messages.schemas.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
@@ -132,8 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
       },
       security: [{ bearerAuth: [] }],
-      // The two events Tasman POSTs to clients' endpoints (docs/webhooks.md).
-      webhooks: webhookEvents(MessageResponse),
+      // The events Tasman POSTs to clients' endpoints (docs/webhooks.md).
+      webhooks: webhookEvents(MessageResponse, ClickEventBody),
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

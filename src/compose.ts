@@ -22,6 +22,7 @@ import { createCampaignService } from './modules/campaigns/campaigns.service.ts'
 import { createOptoutService } from './modules/optouts/optouts.service.ts';
 import { createCreditService } from './modules/credits/credits.service.ts';
 import { createMessageService } from './modules/messages/messages.service.ts';
+import { createLinkService } from './modules/links/links.service.ts';
 import { createAuthenticator } from './modules/keys/authenticator.ts';
 import { createWebhookService } from './modules/webhooks/webhooks.service.ts';
 import { createOptoutLinkService } from './modules/optout-link/optout-link.service.ts';
@@ -69,8 +70,9 @@ function createServices(config: Config, database: Database, metrics: Metrics, lo
   const receipts = createReceiptService({
     db, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
   });
+  const links = createLinkService({ db, base: config.optoutLinkBase, onEvents: () => webhooks.raise() });
   const messages = createMessageService({
-    db, optoutLinkBase: config.optoutLinkBase, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); }, now,
+    db, optoutLinkBase: config.optoutLinkBase, links, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); }, now,
   });
   return {
     db,
@@ -84,6 +86,7 @@ function createServices(config: Config, database: Database, metrics: Metrics, lo
     sessions,
     admin: createAdminService({ db, invite: sessions.invite }),
     messages,
+    links,
     replies: createReplyService({ db, messages }),
     senders: createSenderService({ db }),
     settings: createSettingsService({ db }),

@@ -36,11 +36,11 @@ describe('OpenAPI', () => {
     }
   });
 
-  it('describes both webhook events in its webhooks section, with every signature header', async () => {
+  it('describes every webhook event in its webhooks section, with every signature header', async () => {
     const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
       webhooks: Record<string, { post: { parameters: Array<{ name: string }>; requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }>;
     };
-    expect(Object.keys(spec.webhooks).sort()).toEqual(['message.dlr', 'message.inbound']);
+    expect(Object.keys(spec.webhooks).sort()).toEqual(['message.click', 'message.dlr', 'message.inbound']);
     for (const event of Object.values(spec.webhooks)) {
       expect(event.post.parameters.map((p) => p.name)).toEqual(expect.arrayContaining([
         'X-Service-Event', 'X-Service-Delivery', 'X-Service-Signature', 'X-Texto-Event', 'X-Texto-Delivery', 'X-Texto-Signature',
@@ -51,5 +51,7 @@ describe('OpenAPI', () => {
     expect(Object.keys(dlr.properties).sort()).toEqual(['delivery_receipt', 'message']);
     const inbound = spec.webhooks['message.inbound']!.post.requestBody.content['application/json']!.schema;
     expect(Object.keys(inbound.properties)).toEqual(expect.arrayContaining(['event', 'message_id', 'from', 'to', 'body', 'received_at', 'in_reply_to', 'is_optout']));
+    const click = spec.webhooks['message.click']!.post.requestBody.content['application/json']!.schema;
+    expect(Object.keys(click.properties).sort()).toEqual(['clicked_at', 'clicks', 'event', 'first_clicked_at', 'message_id', 'metadata', 'recipient', 'short_url', 'url']);
   });
 });

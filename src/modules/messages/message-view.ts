@@ -55,8 +55,9 @@ function receiptOf(row: MessageRow): DeliveryReceiptView {
 }
 
 /**
- * The public form of a message: the GET /message/{id} body and, byte for byte, the message.dlr webhook body.
- * One function for both, so the two can never drift apart.
+ * The public form of a message: the message.dlr webhook body and, byte for byte, the GET /message/{id} body but
+ * for its `links` (added by the service: click counts change after the receipt). One function for both, so the
+ * two can never drift apart.
  */
 export function toMessageView(row: MessageRow): MessageView {
   return { message: messageFields(row), delivery_receipt: receiptOf(row) };

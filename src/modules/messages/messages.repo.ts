@@ -4,6 +4,7 @@ import { messages } from '../../platform/db/schema/index.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { dailyCapAllows, dailyCapCount } from './daily-cap.ts';
+import type { NewLink } from '../links/shorten.ts';
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -19,6 +20,8 @@ export interface BatchItem {
   metadata: Record<string, string> | null;
   /** send_at, or the end of the recipient's quiet hours: the message waits as `scheduled` until then; null sends now */
   scheduledAt: string | null;
+  /** short links replacing the body's URLs (link tracking), written after the messages; null without */
+  links?: NewLink[] | null;
 }
 
 export interface BatchSend {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import {
-  BatchPreview, BatchRequest, CancelResult, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageResponse, ReplyRequest,
+  BatchPreview, BatchRequest, CancelResult, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageDetail, ReplyRequest,
   SendRequest, SendResult, sendErrors,
 } from './messages.schemas.ts';
 
@@ -38,7 +38,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
 
   app.get('/message/:id', {
     config: { scope: 'read' },
-    schema: { tags: ['Tracking'], summary: 'A message and its delivery receipt, by id or by the Idempotency-Key used on /send', params: MessageRef, response: { 200: MessageResponse, ...errors(400, 401, 404) } },
+    schema: { tags: ['Tracking'], summary: 'A message and its delivery receipt, by id or by the Idempotency-Key used on /send', params: MessageRef, response: { 200: MessageDetail, ...errors(400, 401, 404) } },
   }, async (request) => messages.get(request.actor, request.params.id));
 
   app.delete('/message/:id', {

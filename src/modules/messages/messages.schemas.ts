@@ -8,6 +8,8 @@ const CampaignName = Type.String({ minLength: 1, maxLength: 200 });
 /** The most metadata pairs a message carries, and the longest key and value. */
 export const METADATA_LIMITS = { pairs: 10, keyLength: 40, valueLength: 500 } as const;
 
+const LinkTracking = Type.Boolean({ description: 'Replace every http(s) URL in the text by a short link on the opt-out link base that counts clicks (GET /message/{id} `links`, the message.click webhook); parts and credits are counted after shortening. Default: the account\'s `link_tracking` setting' });
+
 const SendAt = Type.String({ maxLength: 40, description: 'ISO 8601 date-time with offset, up to 35 days ahead: the message waits as `scheduled` until then (credits are taken now, returned on cancel)' });
 
 const metadataSchema = (description: string) => Type.Record(Type.String(), Type.String({ maxLength: METADATA_LIMITS.valueLength }), {
@@ -27,6 +29,7 @@ export const SendRequest = Type.Object({
   metadata: Type.Optional(Metadata),
   send_at: Type.Optional(SendAt),
   urgent: Type.Optional(Type.Boolean({ description: 'Send even inside the account\'s quiet hours (transactional texts); default false: a message due inside them is held until they end' })),
+  link_tracking: Type.Optional(LinkTracking),
 });
 
 export const SendResult = Type.Object({
@@ -53,6 +56,7 @@ export const BatchRequest = Type.Object({
   metadata: Type.Optional(Metadata),
   send_at: Type.Optional(SendAt),
   urgent: Type.Optional(Type.Boolean({ description: 'Send even inside the account\'s quiet hours (transactional texts); default false: a message due inside them is held until they end' })),
+  link_tracking: Type.Optional(LinkTracking),
 });
 
 export const BatchResult = Type.Object({
@@ -88,6 +92,20 @@ export const DeliveryReceipt = Type.Union([Type.Object({
 }), Type.Null()]);
 
 export const MessageResponse = Type.Object({ message: MessageItem, delivery_receipt: DeliveryReceipt });
+
+export const MessageLink = Type.Object({
+  url: Type.Union([Type.String(), Type.Null()], { description: 'The URL the text had; null once the message is past retention (the short link then answers 404)' }),
+  short_url: Type.String({ description: 'What the recipient received instead' }),
+  clicks: Type.Integer({ description: 'Times the recipient followed it (link previews and crawlers are not counted)' }),
+  first_clicked_at: NullableTimestamp,
+  last_clicked_at: NullableTimestamp,
+});
+
+/** GET /message/{id}: the message.dlr body plus the links, whose click counts change after the receipt. */
+export const MessageDetail = Type.Object({
+  ...MessageResponse.properties,
+  links: Type.Array(MessageLink, { description: 'Short links of a message sent with link_tracking, in text order; empty otherwise' }),
+});
 
 export const MessageStatus = Type.Union(['queued', 'scheduled', 'sent', 'delivered', 'failed', 'cancelled'].map((s) => Type.Literal(s)));
 

@@ -21,6 +21,9 @@ import { cancelScheduled, messageStatus } from '../scheduling/schedule.repo.ts';
 import { parseSendAt } from './send-at.ts';
 import { releaseTime } from '../settings/quiet-hours.ts';
 import { listAccountMessages, type MessageListQuery } from './message-list.service.ts';
+import { shortenUrls, type NewLink } from '../links/shorten.ts';
+import { insertLinks } from '../links/links.repo.ts';
+import type { LinkService, LinkView } from '../links/links.service.ts';
 
 export interface SendInput {
   to: string;
@@ -32,6 +35,7 @@ export interface SendInput {
   send_at?: string;
   /** bypass the account's quiet hours */
   urgent?: boolean;
+  link_tracking?: boolean;
 }
 
 export interface SendResult {
@@ -52,6 +56,7 @@ export interface BatchInput {
   send_at?: string;
   /** bypass the account's quiet hours */
   urgent?: boolean;
+  link_tracking?: boolean;
 }
 
 export interface BatchResult {
@@ -90,6 +95,8 @@ export type Within<T> = (tx: Tx, result: T) => Promise<void>;
 export interface MessageServiceDeps {
   db: Db;
   optoutLinkBase: string;
+  /** The links of a message, for GET /message/{id}. */
+  links: Pick<LinkService, 'ofMessage'>;
   sharedSender: { AU: string; NZ: string };
   /** Wakes the dispatcher once new messages are committed. */
   /** After commit, with how many messages were queued. */
@@ -140,6 +147,11 @@ function assertCanSend(actor: Actor): void {
 
 const UUID_RE = new RegExp(UUID_PATTERN);
 
+/** link_tracking as the send gives it, else the account's default (its settings, read with the key). */
+function tracksLinks(actor: Actor, given: boolean | undefined): boolean {
+  return given ?? actor.account.settings.linkTracking;
+}
+
 export function createMessageService(deps: MessageServiceDeps) {
   const now = deps.now ?? (() => new Date());
   // Group commit for /send: concurrent requests share one statement (one round trip, one commit), several of
@@ -164,14 +176,24 @@ export function createMessageService(deps: MessageServiceDeps) {
     return { code, url: `${deps.optoutLinkBase}/${code}` };
   };
 
-  /** The body of a single send: {{OptOutLink}} and {{SendingNumber}} filled in, then checked and counted. */
-  function singleBody(template: string, sendingNumber: string | null) {
+  /**
+   * With link tracking, the finished body's URLs become short links (one code per URL and recipient); parts and
+   * credits are counted on the result. Without it the body is untouched and nothing else is written.
+   */
+  function tracked(body: string, track: boolean): { body: string; links: NewLink[] | null } {
+    if (!track) return { body, links: null };
+    const shortened = shortenUrls(body, deps.optoutLinkBase);
+    return shortened.links.length > 0 ? shortened : { body, links: null };
+  }
+
+  /** The body of a single send: {{OptOutLink}} and {{SendingNumber}} filled in, links shortened, then checked and counted. */
+  function singleBody(template: string, sendingNumber: string | null, track: boolean) {
     const link = linkFor(template);
     const extra: Record<string, string> = {};
     if (link) extra[OPTOUT_FIELD] = link.url;
     if (sendingNumber !== null) extra[SENDING_FIELD] = sendingNumber;
-    const body = Object.keys(extra).length > 0 ? renderMerge(template, undefined, extra) : template;
-    return { body, parts: checkBody(body), link };
+    const { body, links } = tracked(Object.keys(extra).length > 0 ? renderMerge(template, undefined, extra) : template, track);
+    return { body, parts: checkBody(body), link, links };
   }
 
   /**
@@ -193,14 +215,14 @@ export function createMessageService(deps: MessageServiceDeps) {
     // The body names its sender, so the statement must send from exactly that one (it re-checks the account may).
     const named = sendingNumber !== null && sendingNumber !== deps.sharedSender[phone.country] ? parseSender(sendingNumber) : null;
     const requested = named && named !== 'invalid' ? named : given;
-    const { body, parts, link } = singleBody(input.message, sendingNumber);
+    const { body, parts, link, links } = singleBody(input.message, sendingNumber, tracksLinks(actor, input.link_tracking));
     const scheduledAt = releaseTime({ sendAt: scheduleOf(input.send_at), now: now(), urgent: input.urgent, country: phone.country, settings: actor.account.settings });
     const request: SingleSend = {
       id: uuidv7(), ledgerId: uuidv7(), campaignId: uuidv7(), accountId: actor.accountId,
       senderParentId: actor.account.inheritParentSenders ? actor.account.parentId : null,
       optoutExempt: actor.account.optoutExempt, recipient: phone.e164, country: phone.country, body, parts,
       optoutCode: link?.code ?? null, campaignName: input.campaign ?? null, metadata: messageMetadata(input.metadata), requestedSender: requested,
-      sharedSender: deps.sharedSender[phone.country], today: sydneyDay(now()), scheduledAt,
+      sharedSender: deps.sharedSender[phone.country], today: sydneyDay(now()), scheduledAt, links,
     };
     const toResult = (outcome: SendOutcome): SendResult => {
       if (!outcome.senderOk) throw senderNotAllowed();
@@ -259,14 +281,15 @@ export function createMessageService(deps: MessageServiceDeps) {
     }
     const optedOut = actor.account.optoutExempt ? new Set<string>() : await findOptedOut(deps.db, actor.accountId, [...seen.keys()]);
     const items: BatchItem[] = [];
+    const track = tracksLinks(actor, input.link_tracking);
     for (const r of seen.values()) {
       if (optedOut.has(r.e164)) continue;
       const link = linkFor(input.message);
       const from = sender ?? deps.sharedSender[r.country];
-      const body = renderMerge(input.message, r.mergeData, { [SENDING_FIELD]: from, ...(link ? { [OPTOUT_FIELD]: link.url } : {}) });
+      const { body, links } = tracked(renderMerge(input.message, r.mergeData, { [SENDING_FIELD]: from, ...(link ? { [OPTOUT_FIELD]: link.url } : {}) }), track);
       items.push({
         id: uuidv7(), recipient: r.e164, country: r.country, sender: from,
-        body, parts: checkBody(body), optoutCode: link?.code ?? null, metadata: r.metadata, scheduledAt: null,
+        body, parts: checkBody(body), optoutCode: link?.code ?? null, metadata: r.metadata, scheduledAt: null, links,
       });
     }
     return { items, invalid, optedOutCount: optedOut.size, duplicates };
@@ -286,6 +309,8 @@ export function createMessageService(deps: MessageServiceDeps) {
       const outcome = await insertBatch(tx, actor, batch);
       if (outcome.dailyExceeded) throw dailyLimitError(now(), 'This batch would pass the account\'s daily send limit');
       if (outcome.creditsAfter === null) throw insufficientCredits(totalCredits, outcome.creditsBefore);
+      const withLinks = items.flatMap((i) => (i.links ? [{ messageId: i.id, links: i.links }] : []));
+      if (withLinks.length > 0) await insertLinks(tx, actor.accountId, withLinks);
       const res: BatchResult = {
         campaign_id: batch.campaignId, recipients_queued: items.length, invalid_numbers: invalid,
         opted_out_count: optedOutCount, duplicates_removed: duplicates, credits_used: totalCredits,
@@ -302,14 +327,14 @@ export function createMessageService(deps: MessageServiceDeps) {
    * By id, or by the Idempotency-Key the account used on `/send` (a value that is not a message id of this
    * account is looked up as a key; UUIDs too, since clients often use UUIDs as keys). Unknown is 404, never 400.
    */
-  async function get(actor: Actor, idOrKey: string): Promise<MessageView> {
+  async function get(actor: Actor, idOrKey: string): Promise<MessageView & { links: LinkView[] }> {
     let row = UUID_RE.test(idOrKey) ? await findMessage(deps.db, actor.accountId, idOrKey) : null;
     if (!row) {
       const id = await findMessageIdByIdempotencyKey(deps.db, actor.accountId, idOrKey);
       row = id ? await findMessage(deps.db, actor.accountId, id) : null;
     }
     if (!row) throw notFound('Message');
-    return toMessageView(row);
+    return { ...toMessageView(row), links: await deps.links.ofMessage(actor.accountId, row.id) };
   }
 
   /** POST /send/preview: what /send would send and charge, without writing anything. */
@@ -317,7 +342,7 @@ export function createMessageService(deps: MessageServiceDeps) {
     const phone = normalisePhone(input.to);
     if (!phone.ok) throw new AppError('invalid_number', `"${input.to}" is not an Australian or New Zealand mobile number`);
     await resolveSender(actor, input.sender ?? input.from);
-    const { body, parts } = singleBody(input.message, await sendingNumberFor(actor, input, phone.country));
+    const { body, parts } = singleBody(input.message, await sendingNumberFor(actor, input, phone.country), tracksLinks(actor, input.link_tracking));
     const optedOut = !actor.account.optoutExempt && (await findOptedOut(deps.db, actor.accountId, [phone.e164])).size > 0;
     return { ...previewOf(phone.e164, body, parts), opted_out: optedOut };
   }

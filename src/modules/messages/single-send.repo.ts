@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { preparedRows, type Executor } from '../../platform/db/client.ts';
 import { senderExpression, senderParams, type RequestedSender } from '../senders/senders.repo.ts';
 import { dailyCapCount } from './daily-cap.ts';
+import type { NewLink } from '../links/shorten.ts';
 
 /** One `/send`, ready to write: everything the statement needs, decided before it runs. */
 export interface SingleSend {
@@ -26,6 +27,8 @@ export interface SingleSend {
   sharedSender: string;
   /** Australia/Sydney day, YYYY-MM-DD, for the daily cap */
   today: string;
+  /** short links replacing the body's URLs (link tracking), written by the same statement; null without */
+  links?: NewLink[] | null;
 }
 
 export interface SendOutcome {
@@ -57,7 +60,7 @@ interface OutcomeRow {
  * resolves the sender and checks the opt-out list; then, account by account in request order, it accepts each
  * request whose parts fit the balance left by the requests accepted before it and whose message fits the daily
  * cap (exactly as if they had run one after another); it debits each account once by the sum it accepted, rolls
- * up named campaigns, and writes the messages and their ledger rows (balance_after in request order). A request
+ * up named campaigns, and writes the messages, their short links and their ledger rows (balance_after in request order). A request
  * that fails a check writes nothing and does not disturb the others. The statement commits atomically on its
  * own, so a caller's 2xx always follows its commit; the send service groups concurrent requests into one call
  * (group commit).
@@ -73,14 +76,14 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
     idx, id: s.id, ledger_id: s.ledgerId, campaign_id: s.campaignId, account_id: s.accountId,
     parent_id: s.senderParentId, optout_exempt: s.optoutExempt, recipient: s.recipient, country: s.country,
     body: s.body, parts: s.parts, optout_code: s.optoutCode, campaign_name: s.campaignName,
-    shared_sender: s.sharedSender, today: s.today, metadata: s.metadata, scheduled_at: s.scheduledAt,
+    shared_sender: s.sharedSender, today: s.today, metadata: s.metadata, scheduled_at: s.scheduledAt, links: s.links ?? null,
   })));
   const found = await preparedRows<OutcomeRow>(db, sql`
     with recursive r as (
       select * from jsonb_to_recordset(${payload}::jsonb) as r(
         idx int, id uuid, ledger_id uuid, campaign_id uuid, account_id uuid, parent_id uuid, optout_exempt boolean,
         recipient text, country text, body text, parts int, optout_code text, campaign_name text,
-        kind text, value text, shared_sender text, today date, metadata jsonb, scheduled_at timestamptz)
+        kind text, value text, shared_sender text, today date, metadata jsonb, scheduled_at timestamptz, links jsonb)
     ),
     rs as (
       select r.*,
@@ -136,6 +139,12 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
       select acc.id, acc.account_id, c.id, acc.recipient, acc.country, acc.sender, acc.body, acc.parts, acc.parts, acc.optout_code, acc.metadata,
              case when acc.scheduled_at is null then 'queued' else 'scheduled' end, acc.scheduled_at
       from acc left join camp c on c.account_id = acc.account_id and c.name = acc.campaign_name
+    ),
+    lnk as (
+      insert into message_links (code, account_id, message_id, position, url)
+      select l.code, acc.account_id, acc.id, l.position, l.url
+      from acc cross join lateral jsonb_to_recordset(acc.links) as l(code text, position smallint, url text)
+      where acc.links is not null
     ),
     led as (
       -- in request order, so the ledger's sequence walks each account's balance_after

@@ -20,6 +20,9 @@ const HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
+// The redirect is never cached (each visit is a click) and does not tell the destination where it came from.
+const REDIRECT_HEADERS = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow', 'referrer-policy': 'no-referrer' };
+
 function html(reply: FastifyReply, status: number, page: string) {
   return reply.status(status).headers(HEADERS).type('text/html; charset=utf-8').send(page);
 }
@@ -56,6 +59,12 @@ const pages: FastifyPluginAsyncTypebox<{ services: Services; prefix: string }> =
   if (prefix !== '') app.setNotFoundHandler((_request, reply) => html(reply, 404, renderNotFoundPage()));
 
   app.get('/:code', { schema: { hide: true, params: CodeParams } }, async (request, reply) => {
+    // Short links (modules/links) share this path with 8-character codes: 302 to the original URL, counting the click.
+    if (services.links.isLinkCode(request.params.code)) {
+      const url = await services.links.follow(request.params.code, { method: request.method, userAgent: request.headers['user-agent'] });
+      if (!url) return html(reply, 404, renderNotFoundPage());
+      return reply.status(302).headers(REDIRECT_HEADERS).redirect(url, 302);
+    }
     const target = await services.optoutLink.preview(request.params.code);
     if (!target) return html(reply, 404, renderNotFoundPage());
     return html(reply, 200, renderConfirmPage({ ...target, actionPath: `${prefix}/${request.params.code}` }));

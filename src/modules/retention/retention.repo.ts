@@ -13,7 +13,10 @@ async function count(db: Executor, query: ReturnType<typeof sql>): Promise<numbe
   return Number(row?.n ?? 0);
 }
 
-/** Outbound content: the rendered body (merge data included) and the opt-out link code, which dies with it. */
+/**
+ * Outbound content: the rendered body (merge data included), the opt-out link code, which dies with it, and the
+ * URLs behind its short links (they can carry the customer's own tokens), which then answer 404. Click counts stay.
+ */
 export function clearMessageBodies(db: Executor, b: Batch): Promise<number> {
   return count(db, sql`
     with batch as (
@@ -24,7 +27,10 @@ export function clearMessageBodies(db: Executor, b: Batch): Promise<number> {
     ), done as (
       update messages m set body = null, optout_code = null, content_deleted_at = ${b.now.toISOString()}::timestamptz
       from batch where m.id = batch.id
-      returning 1
+      returning m.id, m.account_id
+    ), links as (
+      update message_links l set url = null
+      from done where l.account_id = done.account_id and l.message_id = done.id and l.url is not null
     )
     select count(*) as n from done`);
 }

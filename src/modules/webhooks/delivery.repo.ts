@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { claimInIndexOrder } from '../../platform/db/queue-claim.ts';
-import type { WebhookEvent } from './outbox.ts';
+import { kindOfEventSql, type WebhookEvent } from './outbox.ts';
 
 // The delivery worker's queries. They span tenants by design (one queue for every account), so unlike the
 // tenant repos they do not take an account id.
@@ -82,7 +82,7 @@ export async function claimDue(db: Executor, input: ClaimInput): Promise<Claimed
         claim_token = ${input.token}
     from picked
     left join webhook_endpoints e on e.account_id = picked.account_id
-      and e.kind = case picked.event when 'message.dlr' then 'delivery_receipt' else 'inbound' end
+      and e.kind = ${kindOfEventSql(sql`picked.event`)}
     where d.id = picked.id
     returning d.id, d.account_id as "accountId", d.event, d.body, d.attempts, d.claim_token as claim,
               e.url, e.url_credentials_sealed as "urlCredentialsSealed", e.enabled, e.secret_sealed as "secretSealed",
@@ -178,6 +178,6 @@ export async function disableFailing(
     set enabled = false, disabled_reason = ${rule.reason}, disabled_at = now(), updated_at = now()
     from verdict v
     where w.account_id = v.account_id and w.enabled
-      and w.kind = case v.event when 'message.dlr' then 'delivery_receipt' else 'inbound' end
+      and w.kind = ${kindOfEventSql(sql`v.event`)}
     returning w.account_id as "accountId", w.kind`);
 }

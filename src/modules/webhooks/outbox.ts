@@ -1,16 +1,39 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 
 export type WebhookKind = 'delivery_receipt' | 'inbound';
-export type WebhookEvent = 'message.dlr' | 'message.inbound';
+export type WebhookEvent = 'message.dlr' | 'message.inbound' | 'message.click';
 
-const kindOf: Record<WebhookEvent, WebhookKind> = { 'message.dlr': 'delivery_receipt', 'message.inbound': 'inbound' };
+/** The endpoint (and signing secret) each event goes to. */
+export const kindOf: Record<WebhookEvent, WebhookKind> = { 'message.dlr': 'delivery_receipt', 'message.inbound': 'inbound', 'message.click': 'delivery_receipt' };
+
+/** What an endpoint receives while its `events` list is null (never set): its own event. */
+export const DEFAULT_EVENTS: Record<WebhookKind, WebhookEvent[]> = { delivery_receipt: ['message.dlr'], inbound: ['message.inbound'] };
+
+/** What an endpoint may list in `events`: message.click is opt-in on the delivery endpoint. */
+export const OFFERED_EVENTS: Record<WebhookKind, WebhookEvent[]> = { delivery_receipt: ['message.dlr', 'message.click'], inbound: ['message.inbound'] };
+
+/** SQL: the endpoint kind of the event in `column` (for joins from a delivery to its endpoint). */
+export function kindOfEventSql(column: SQL): SQL {
+  const whens = (Object.entries(kindOf) as Array<[WebhookEvent, WebhookKind]>).map(([event, kind]) => sql`when ${sql.raw(`'${event}'`)} then ${sql.raw(`'${kind}'`)}`);
+  return sql`(case ${column} ${sql.join(whens, sql` `)} end)`;
+}
 
 /**
- * The transactional outbox: called inside the transaction that records a receipt or an inbound message, so the
- * event exists if and only if the fact it reports was committed. The body bytes are fixed here and sent
- * unchanged on every attempt. Nothing is recorded while the account has no enabled endpoint for the event.
+ * SQL over a `webhook_endpoints` row: it is enabled and receives `event` (its `events` list names it, or the list
+ * is unset and the event is the kind's default). One condition, no extra query on the receipt path.
+ */
+function receives(event: WebhookEvent): SQL {
+  const byDefault = DEFAULT_EVENTS[kindOf[event]].includes(event);
+  const listed = sql`${sql.raw(`'${event}'`)} = any(events)`;
+  return sql`kind = ${sql.raw(`'${kindOf[event]}'`)} and enabled and ${byDefault ? sql`(events is null or ${listed})` : listed}`;
+}
+
+/**
+ * The transactional outbox: called inside the transaction that records a receipt, an inbound message or a click,
+ * so the event exists if and only if the fact it reports was committed. The body bytes are fixed here and sent
+ * unchanged on every attempt. Nothing is recorded while the account has no enabled endpoint receiving the event.
  * Returns the delivery id (X-Service-Delivery), or null when nothing was recorded.
  */
 export async function recordEvent(
@@ -22,7 +45,7 @@ export async function recordEvent(
     insert into webhook_deliveries (id, account_id, event, message_id, body)
     select ${id}, ${input.accountId}, ${input.event}, ${input.messageId}, ${JSON.stringify(input.body)}
     where exists (select 1 from webhook_endpoints
-                  where account_id = ${input.accountId} and kind = ${kindOf[input.event]} and enabled)
+                  where account_id = ${input.accountId} and ${receives(input.event)})
     returning id`);
   return inserted[0]?.id ?? null;
 }
@@ -40,7 +63,7 @@ export async function recordEvents(
     select x.id, x.account_id, ${event}, x.message_id, x.body
     from jsonb_to_recordset(${input}::jsonb) as x(id uuid, account_id uuid, message_id uuid, body text)
     where exists (select 1 from webhook_endpoints
-                  where account_id = x.account_id and kind = ${kindOf[event]} and enabled)
+                  where account_id = x.account_id and ${receives(event)})
     order by x.id
     returning id`);
   return inserted.length;

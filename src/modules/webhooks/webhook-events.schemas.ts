@@ -39,17 +39,26 @@ export const InboundEvent = Type.Object({
 });
 
 /**
- * The `webhooks` section. `dlrBody` is the `GET /message/{id}` response schema (the message.dlr body is exactly
- * that); app.ts passes it in, so this module does not depend on the messages module.
+ * The `webhooks` section. `dlrBody` is the `GET /message/{id}` response schema without `links` (the message.dlr
+ * body), `clickBody` the message.click body; app.ts passes them in, so this module depends on neither module.
  * TypeBox schemas are JSON Schema, which OpenAPI 3.1 takes as is; openapi-types cannot see that, hence the cast.
  */
-export const webhookEvents = (dlrBody: unknown) => ({
+export const webhookEvents = (dlrBody: unknown, clickBody: unknown) => ({
   'message.dlr': {
     post: {
       summary: 'A message reached its final state',
-      description: 'Once per message, when its final delivery receipt is recorded; also when the SMSC refused it at submit (`delivery_receipt.status` `rejected`, with `error_code`) or it expired without a receipt (`expired`), so every message ends with one. The body is exactly `GET /message/{id}`. Signed with the delivery-receipt secret.',
+      description: 'Once per message, when its final delivery receipt is recorded; also when the SMSC refused it at submit (`delivery_receipt.status` `rejected`, with `error_code`) or it expired without a receipt (`expired`), so every message ends with one. The body is exactly `GET /message/{id}` without its `links`. Signed with the delivery-receipt secret. Sent while the delivery endpoint\'s `events` include `message.dlr` (the default).',
       parameters: signed('message.dlr'),
       requestBody: json(dlrBody),
+      responses: acknowledged,
+    },
+  },
+  'message.click': {
+    post: {
+      summary: 'A recipient followed a tracked link',
+      description: 'Opt-in: sent while the delivery endpoint\'s `events` include `message.click` (PUT /webhooks/delivery). Once per counted click on a short link of a message sent with `link_tracking`; link previews and crawlers that name themselves are not counted (docs/webhooks.md lists them). `clicks` is the count including this one, so `clicks: 1` is the first. Signed with the delivery-receipt secret.',
+      parameters: signed('message.click'),
+      requestBody: json(clickBody),
       responses: acknowledged,
     },
   },

@@ -13,12 +13,14 @@ export type EndpointRow = {
   /** the URL had credentials, stored sealed apart from `url` */
   hasCredentials: boolean;
   disabledReason: string | null;
+  /** opt-in event list; null: the kind's default (outbox.ts DEFAULT_EVENTS) */
+  events: WebhookEvent[] | null;
   createdAt: Date;
   updatedAt: Date;
 };
 
 const endpointColumns = sql`kind, url, enabled, secret_sealed is not null as "signingEnabled", url_credentials_sealed is not null as "hasCredentials",
-  disabled_reason as "disabledReason", created_at as "createdAt", updated_at as "updatedAt"`;
+  disabled_reason as "disabledReason", events, created_at as "createdAt", updated_at as "updatedAt"`;
 
 const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 const toEndpoint = (r: EndpointRow): EndpointRow => ({ ...r, createdAt: asDate(r.createdAt), updatedAt: asDate(r.updatedAt) });
@@ -36,11 +38,13 @@ export async function listEndpoints(db: Executor, accountId: string): Promise<En
  * `secretGenerated` says whether it did, so the caller returns the secret exactly once.
  */
 export async function upsertEndpoint(
-  db: Executor, accountId: string, kind: WebhookKind, input: { url: string; enabled: boolean | undefined; sealed: Buffer; credentials: Buffer | null },
+  db: Executor, accountId: string, kind: WebhookKind, input: { url: string; enabled: boolean | undefined; events: WebhookEvent[] | undefined; sealed: Buffer; credentials: Buffer | null },
 ): Promise<EndpointRow & { secretGenerated: boolean }> {
+  // Omitted on update keeps the list the endpoint has (as `enabled` does).
+  const eventsParam = input.events === undefined ? sql`null::text[]` : sql`${`{${input.events.join(',')}}`}::text[]`;
   const [row] = await rows<EndpointRow & { secretGenerated: boolean }>(db, sql`
-    insert into webhook_endpoints (account_id, kind, url, enabled, secret_sealed, url_credentials_sealed)
-    values (${accountId}, ${kind}, ${input.url}, ${input.enabled ?? true}, ${input.sealed}, ${input.credentials})
+    insert into webhook_endpoints (account_id, kind, url, enabled, secret_sealed, url_credentials_sealed, events)
+    values (${accountId}, ${kind}, ${input.url}, ${input.enabled ?? true}, ${input.sealed}, ${input.credentials}, ${eventsParam})
     on conflict (account_id, kind) do update
       set url = excluded.url,
           url_credentials_sealed = excluded.url_credentials_sealed,
@@ -48,6 +52,7 @@ export async function upsertEndpoint(
                              webhook_endpoints.enabled or webhook_endpoints.disabled_reason is not null),
           disabled_reason = null,
           disabled_at = null,
+          events = coalesce(excluded.events, webhook_endpoints.events),
           secret_sealed = coalesce(webhook_endpoints.secret_sealed, excluded.secret_sealed),
           updated_at = now()
     returning ${endpointColumns}, secret_sealed = ${input.sealed} as "secretGenerated"`);

@@ -6,6 +6,7 @@ export const EndpointView = Type.Object({
   enabled: Type.Boolean(),
   signing_enabled: Type.Boolean({ description: 'true once a signing secret exists (PUT creates one with the endpoint; POST rotates it)' }),
   disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'why the service switched the endpoint off (every delivery failing); PUT enables it again' }),
+  events: Type.Array(Type.String(), { description: 'the event types this endpoint receives: message.dlr (and message.click once opted in) for delivery, message.inbound for inbound' }),
 });
 
 export const EndpointDetail = Type.Object({
@@ -20,9 +21,15 @@ export const WebhookConfig = Type.Object({
   inbound: Type.Union([EndpointView, Type.Null()]),
 }, { description: 'Each endpoint is null until its URL is set' });
 
+export const WebhookEvent = Type.Union([Type.Literal('message.dlr'), Type.Literal('message.inbound'), Type.Literal('message.click')]);
+
 export const SaveEndpointRequest = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'https:// URL with a public address (http and private addresses only with WEBHOOK_ALLOW_PRIVATE)' }),
   enabled: Type.Optional(Type.Boolean({ description: 'default true when the endpoint is created; unchanged when omitted on update' })),
+  events: Type.Optional(Type.Array(WebhookEvent, {
+    minItems: 1, maxItems: 3,
+    description: 'The event types to receive. The delivery endpoint offers message.dlr (its default) and the opt-in message.click (a tracked link was followed); the inbound endpoint offers message.inbound. Unchanged when omitted on update.',
+  })),
 });
 
 export const SavedDeliveryEndpoint = Type.Object({ delivery_receipt: EndpointDetail });
@@ -33,7 +40,6 @@ export const RotatedSecret = Type.Object({
 });
 
 export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
-export const WebhookEvent = Type.Union([Type.Literal('message.dlr'), Type.Literal('message.inbound')]);
 
 export const DeliveriesQuery = Type.Object({
   status: Type.Optional(DeliveryStatus),

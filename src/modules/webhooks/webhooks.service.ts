@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { seal } from '../../platform/crypto/secret-box.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError, notFound, type ErrorCode } from '../../platform/errors.ts';
-import type { WebhookEvent, WebhookKind } from './outbox.ts';
+import { DEFAULT_EVENTS, OFFERED_EVENTS, type WebhookEvent, type WebhookKind } from './outbox.ts';
 import { generateSecret } from './signature.ts';
 import { checkWebhookUrl, type UrlCheckCode } from './url-guard.ts';
 import { maskCredentials, splitCredentials } from './url-credentials.ts';
@@ -25,7 +25,7 @@ export interface WebhookServiceDeps {
   onQueued: () => void;
 }
 
-export type EndpointView = { url: string; enabled: boolean; signing_enabled: boolean; disabled_reason: string | null };
+export type EndpointView = { url: string; enabled: boolean; signing_enabled: boolean; disabled_reason: string | null; events: WebhookEvent[] };
 export type EndpointDetail = EndpointView & { created_at: string; updated_at: string; secret?: string };
 
 /** After a rotation the previous secret keeps signing webhook-signature this long (rotation without a gap). */
@@ -52,7 +52,19 @@ const URL_ERROR: Record<UrlCheckCode, ErrorCode> = {
 
 const view = (e: EndpointRow): EndpointView => ({
   url: maskCredentials(e.url, e.hasCredentials), enabled: e.enabled, signing_enabled: e.signingEnabled, disabled_reason: e.disabledReason,
+  events: e.events ?? DEFAULT_EVENTS[e.kind],
 });
+
+/** The event list a PUT asks for, de-duplicated; 400 when it names an event this endpoint does not offer. */
+function eventsFor(kind: WebhookKind, events: WebhookEvent[] | undefined): WebhookEvent[] | undefined {
+  if (events === undefined) return undefined;
+  const offered = OFFERED_EVENTS[kind];
+  const wrong = events.filter((e) => !offered.includes(e));
+  if (wrong.length > 0) {
+    throw new AppError('validation_failed', `This endpoint offers ${offered.join(', ')}; not ${wrong.join(', ')}`, { details: [{ field: 'events', message: `one or more of ${offered.join(', ')}` }] });
+  }
+  return [...new Set(events)];
+}
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function toDeliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryView {
@@ -83,15 +95,16 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return { delivery_receipt: dr ? view(dr) : null, inbound: inbound ? view(inbound) : null };
   }
 
-  async function save(actor: Actor, kind: WebhookKind, input: { url: string; enabled?: boolean }): Promise<EndpointDetail> {
+  async function save(actor: Actor, kind: WebhookKind, input: { url: string; enabled?: boolean; events?: WebhookEvent[] }): Promise<EndpointDetail> {
     const url = input.url.trim();
+    const events = eventsFor(kind, input.events);
     const checked = await checkWebhookUrl(url, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
     if (!checked.ok) throw new AppError(URL_ERROR[checked.code], `The webhook URL is not allowed: ${checked.reason}`);
     // Secure by default: an endpoint without a secret gets one now, returned once in this response.
     const secret = generateSecret();
     const parts = splitCredentials(url);
     const row = await upsertEndpoint(db, actor.accountId, kind, {
-      url: parts.url, enabled: input.enabled, sealed: seal(deps.secretKey, secret),
+      url: parts.url, enabled: input.enabled, events, sealed: seal(deps.secretKey, secret),
       credentials: parts.credentials === null ? null : seal(deps.secretKey, parts.credentials),
     });
     return {

@@ -204,3 +204,18 @@ export const numbers = pgTable('numbers', {
   index('numbers_pool_idx').on(t.country, t.number).where(sql`${t.accountId} is null`),
   index('numbers_renewal_idx').on(t.paidUntil).where(sql`${t.accountId} is not null`),
 ]);
+
+// Short links (issue 12, item 6): each URL of a message sent with link tracking, written by the send statement.
+export const messageLinks = pgTable('message_links', {
+  // 8 base62 characters: the path after OPTOUT_LINK_BASE (opt-out codes there have 7)
+  code: text('code').primaryKey(),
+  accountId: uuid('account_id').notNull(),
+  messageId: uuid('message_id').notNull(),
+  // the URL's place in the message, from 0
+  position: smallint('position').notNull(),
+  // the original URL; null once the message's content is past retention (the link then answers 404)
+  url: text('url'),
+  clicks: integer('clicks').notNull().default(0),
+  firstClickedAt: ts('first_clicked_at'),
+  lastClickedAt: ts('last_clicked_at'),
+}, (t) => [index('message_links_message_idx').on(t.accountId, t.messageId, t.position)]);

@@ -21,6 +21,8 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   // set when the service switched the endpoint off (every delivery failing); PUT clears it
   disabledReason: text('disabled_reason'),
   disabledAt: ts('disabled_at'),
+  // opt-in event types (message.click); null: the kind's own event only (outbox.ts DEFAULT_EVENTS)
+  events: text('events').array(),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.kind] })]);

@@ -1,0 +1,82 @@
+import type { Db } from '../../platform/db/client.ts';
+import { recordEvent } from '../webhooks/outbox.ts';
+import { countClick, linksOfMessage, linkTarget, type ClickRow, type LinkRow } from './links.repo.ts';
+import { isPreviewAgent } from './preview-agents.ts';
+import { isLinkCode } from './shorten.ts';
+
+export interface LinkView {
+  url: string | null;
+  short_url: string;
+  clicks: number;
+  first_clicked_at: string | null;
+  last_clicked_at: string | null;
+}
+
+export interface ClickEvent {
+  event: 'message.click';
+  message_id: string;
+  recipient: string;
+  url: string;
+  short_url: string;
+  clicked_at: string;
+  clicks: number;
+  first_clicked_at: string;
+  metadata: Record<string, string> | null;
+}
+
+export interface LinkServiceDeps {
+  db: Db;
+  /** OPTOUT_LINK_BASE: short links live beside the opt-out links */
+  base: string;
+  /** Wakes the webhook worker after a click event is committed. */
+  onEvents: () => void;
+  now?: () => Date;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * Short links with click tracking (issue 12, item 6). The send path shortens (shorten.ts) and writes the links in
+ * its own statement; this service answers the public redirect and shows the links on a message.
+ */
+export function createLinkService(deps: LinkServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const shortUrl = (code: string) => `${deps.base}/${code}`;
+
+  const toView = (l: LinkRow): LinkView => ({
+    url: l.url, short_url: shortUrl(l.code), clicks: l.clicks, first_clicked_at: iso(l.firstClickedAt), last_clicked_at: iso(l.lastClickedAt),
+  });
+
+  const clickEvent = (c: ClickRow, at: Date): ClickEvent => ({
+    event: 'message.click', message_id: c.messageId, recipient: c.recipient, url: c.url, short_url: shortUrl(c.code),
+    clicked_at: at.toISOString(), clicks: c.clicks, first_clicked_at: c.firstClickedAt!.toISOString(), metadata: c.metadata ?? null,
+  });
+
+  /**
+   * Where a short link leads, or null (404) for an unknown code or one past retention. A person's GET counts a
+   * click and records `message.click` in the same transaction; a HEAD or a link previewer (preview-agents.ts) is
+   * redirected without either.
+   */
+  async function follow(code: string, request: { method: string; userAgent: string | undefined }): Promise<string | null> {
+    if (!isLinkCode(code)) return null;
+    if (request.method !== 'GET' || isPreviewAgent(request.userAgent)) return linkTarget(deps.db, code);
+    const at = now();
+    const { url, recorded } = await deps.db.transaction(async (tx) => {
+      const click = await countClick(tx, code, at);
+      if (!click) return { url: null, recorded: false };
+      const id = await recordEvent(tx, { accountId: click.accountId, event: 'message.click', messageId: click.messageId, body: clickEvent(click, at) });
+      return { url: click.url, recorded: id !== null };
+    });
+    if (recorded) deps.onEvents();
+    return url;
+  }
+
+  /** The links of one of the account's messages, in text order ([] when it was sent without tracking). */
+  async function ofMessage(accountId: string, messageId: string): Promise<LinkView[]> {
+    return (await linksOfMessage(deps.db, accountId, messageId)).map(toView);
+  }
+
+  return { isLinkCode, follow, ofMessage };
+}
+
+export type LinkService = ReturnType<typeof createLinkService>;
