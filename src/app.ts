@@ -8,7 +8,7 @@ import type { Services, SimulatorHandle } from './compose.ts';
 import { uuidv7 } from './platform/ids.ts';
 import { guardInput, registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
-import { requireApiKey, type RouteScopes } from './platform/http/auth.ts';
+import { requireApiKey } from './platform/http/auth.ts';
 import { markApiKeyRoutes, registerRouteRegistry } from './platform/http/route-registry.ts';
 import type { RateLimiter } from './platform/http/rate-limit/index.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
@@ -149,15 +149,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(statusRoutes, { services: deps.services });
   // Public opt-out link pages (no API key, HTML, their own per-address limit).
   await app.register(optoutLinkRoutes, { services: deps.services });
-  // Every keyed route's scope (filled as routes register): the auth hook checks it, the MCP tools read theirs here.
-  const routeScopes: RouteScopes = new Map();
-  app.decorate('routeScopes', routeScopes);
   await app.register(async (scope) => {
     markApiKeyRoutes(scope);
     requireApiKey(scope, {
       authenticate: deps.services.authenticate, limiter: deps.limiter,
       sessions: { cookie: USER_COOKIE, authenticate: deps.services.sessions.authenticate, permissionFor },
-      routeScopes,
     });
     await scope.register(messageRoutes, { services: deps.services });
     await scope.register(campaignRoutes, { services: deps.services });
@@ -172,7 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(keyRoutes, { services: deps.services });
     await scope.register(senderRoutes, { services: deps.services });
     await scope.register(settingsRoutes, { services: deps.services });
-    await scope.register(mcpRoutes, { services: deps.services, routeScopes });
+    await scope.register(mcpRoutes, { services: deps.services });
   });
   return app as unknown as FastifyInstance;
 }

@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile, type TestAccount } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 import { rows } from '../../src/platform/db/client.ts';
 
 let t: TestApp;
@@ -28,19 +27,6 @@ async function ledger(accountId: string) {
     select kind, delta, balance_after, counterparty_id from credit_ledger where account_id = ${accountId} order by created_at, id`);
 }
 
-authSuite(() => t.app, [
-  { method: 'GET', url: '/accounts' },
-  { method: 'POST', url: '/accounts', payload: { business_name: 'x' } },
-  { method: 'GET', url: `/account/${MISSING}` },
-  { method: 'PATCH', url: `/account/${MISSING}`, payload: { business_name: 'x' } },
-  { method: 'DELETE', url: `/account/${MISSING}` },
-  { method: 'GET', url: `/account/${MISSING}/balance` },
-  { method: 'POST', url: `/account/${MISSING}/credits/allocate`, payload: { amount: 1 } },
-  { method: 'POST', url: `/account/${MISSING}/credits/recall`, payload: { amount: 1 } },
-  { method: 'GET', url: `/account/${MISSING}/keys` },
-  { method: 'POST', url: `/account/${MISSING}/key`, payload: { name: 'x' } },
-  { method: 'DELETE', url: `/account/${MISSING}/key/${MISSING}` },
-]);
 
 describe('POST /accounts', () => {
   it('creates a sub-account funded from the parent, with ledger rows on both sides and no free grant', async () => {

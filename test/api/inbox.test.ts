@@ -6,7 +6,6 @@ import { rows } from '../../src/platform/db/client.ts';
 import type { InboundSms } from '../../src/carrier/carrier.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -18,7 +17,6 @@ type Json = Record<string, unknown>;
 const mo = (m: Partial<InboundSms> & { from: string; to: string }): InboundSms =>
   ({ text: 'hi', receivedAt: new Date(), ...m });
 
-authSuite(() => t.app, [{ method: 'GET', url: '/inbox' }]);
 
 describe('inbound routing', () => {
   it('a reply to the shared number goes to the account that last messaged the sender from it', async () => {

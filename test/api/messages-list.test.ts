@@ -6,13 +6,11 @@ import { rows } from '../../src/platform/db/client.ts';
 import { failAndRefund, recordSent } from '../../src/modules/dispatch/dispatch.repo.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
-authSuite(() => t.app, [{ method: 'GET', url: '/messages' }]);
 
 type Item = Record<string, unknown> & { id: string };
 const list = async (key: string, query = '') => {

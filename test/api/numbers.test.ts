@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/platform/db/client.ts';
 
@@ -10,7 +9,6 @@ let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
-const MISSING = '01a1fc97-f1e8-765e-92c4-fdeb302ed871';
 
 async function family(app: FastifyInstance) {
   const parent = await createAccount(app, { credits: 100, hierarchy: true });
@@ -31,15 +29,6 @@ async function poolNumber(country: 'AU' | 'NZ' = 'AU', accountId?: string, price
 
 const numbersOf = (body: Record<string, unknown>) => (body.numbers as Array<{ number: string }>).map((n) => n.number).sort();
 
-authSuite(() => t.app, [
-  { method: 'GET', url: '/numbers' },
-  { method: 'GET', url: '/numbers/group' },
-  { method: 'GET', url: '/numbers/available' },
-  { method: 'POST', url: '/numbers/purchase', payload: {} },
-  { method: 'GET', url: `/account/${MISSING}/numbers` },
-  { method: 'POST', url: `/account/${MISSING}/numbers/assign`, payload: { numbers: '+61412345678' } },
-  { method: 'POST', url: `/account/${MISSING}/numbers/recall`, payload: { numbers: '+61412345678' } },
-]);
 
 describe('GET /numbers/available and POST /numbers/purchase', () => {
   it('lists pool numbers with limit and offset, filters by country, and purchase leases one to the caller', async () => {

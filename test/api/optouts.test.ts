@@ -5,7 +5,6 @@ import { rows } from '../../src/platform/db/client.ts';
 import type { InboundSms } from '../../src/carrier/carrier.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { bearer, call, createAccount, mobile } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -14,12 +13,6 @@ afterAll(async () => { await t.close(); });
 const SHARED_AU = '+61480000000';
 const mo = (m: Partial<InboundSms> & { from: string; to: string }): InboundSms => ({ text: 'hi', receivedAt: new Date(), ...m });
 
-authSuite(() => t.app, [
-  { method: 'POST', url: '/optouts', payload: { number: '+61412345678' } },
-  { method: 'DELETE', url: '/optouts/+61412345678' },
-  { method: 'GET', url: '/optouts/export' },
-  { method: 'GET', url: '/optouts?limit=5' },
-]);
 
 const csvOf = async (key: string) => {
   const res = await t.app.inject({ method: 'GET', url: '/optouts/export', headers: bearer(key) });

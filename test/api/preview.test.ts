@@ -4,16 +4,11 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../src/platform/db/client.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
-authSuite(() => t.app, [
-  { method: 'POST', url: '/send/preview', payload: { to: '+61412345678', message: 'hi' } },
-  { method: 'POST', url: '/send-batch/preview', payload: { recipients: ['+61412345678'], message: 'hi' } },
-]);
 
 const messageCount = async (accountId: string) =>
   (await rows<{ n: number }>(t.services.db, sql`select count(*)::int as n from messages where account_id = ${accountId}`))[0]!.n;

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile, type TestAccount } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 import { changeCredits } from '../../src/modules/credits/ledger.repo.ts';
 import { sydneyDay, sydneyDayEndExclusive, sydneyDayStart } from '../../src/platform/sydney-day.ts';
 import { uuidv7 } from '../../src/platform/ids.ts';
@@ -15,11 +14,6 @@ let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
-authSuite(() => t.app, [
-  { method: 'GET', url: '/report' },
-  { method: 'GET', url: '/report/group' },
-  { method: 'GET', url: '/account/01a1fc97-f1e8-765e-92c4-fdeb302ed871/report' },
-]);
 
 type Outcome = 'queued' | 'sent' | 'delivered' | 'failed_after_send' | 'rejected';
 interface Fact {

@@ -7,16 +7,11 @@ import { openDatabase, rows } from '../../src/platform/db/client.ts';
 import { releaseAllDue } from '../../src/modules/scheduling/schedule.jobs.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
-authSuite(() => t.app, [
-  { method: 'DELETE', url: '/message/01a1fc97-f1e8-765e-92c4-fdeb302ed871' },
-  { method: 'DELETE', url: '/campaign/01a1fc97-f1e8-765e-92c4-fdeb302ed871/schedule' },
-]);
 
 const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString().replace('Z', '+00:00');
 const balance = async (key: string) => (await call(t.app, key, 'GET', '/balance')).body.credits;

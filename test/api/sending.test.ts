@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
-authSuite(() => t.app, [
-  { method: 'POST', url: '/send', payload: { to: '+61412345678', message: 'hi' } },
-  { method: 'POST', url: '/send-batch', payload: { recipients: ['+61412345678'], message: 'hi' } },
-  { method: 'GET', url: '/balance' },
-  { method: 'GET', url: '/optouts' },
-  { method: 'GET', url: '/message/01a1fc97-f1e8-765e-92c4-fdeb302ed871' },
-  { method: 'GET', url: '/campaign/01a1fc97-f1e8-765e-92c4-fdeb302ed871' },
-]);
 
 describe('POST /send', () => {
   it('queues a message, charges one credit and reads back', async () => {

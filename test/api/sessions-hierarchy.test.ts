@@ -4,10 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { furnishedFamily, routes, type Route, type Target } from '../support/hierarchy-routes.ts';
+import { furnishedFamily, hierarchyRoutes, type Route, type Target } from '../support/hierarchy-routes.ts';
 import { ownerSession, sessionCall, type TestSession } from '../support/sessions.ts';
 
-let t: TestApp;
+const t: TestApp = await createTestApp();
+const routes = hierarchyRoutes(t.app);
 let stranger: Awaited<ReturnType<typeof furnishedFamily>>;
 let own: Awaited<ReturnType<typeof furnishedFamily>>;
 let session: TestSession;
@@ -15,7 +16,6 @@ let session: TestSession;
 const send = (s: TestSession, route: Route, x: Target) => sessionCall(t.app, s, route.method, route.url(x), route.payload?.(x));
 
 beforeAll(async () => {
-  t = await createTestApp();
   own = await furnishedFamily(t.app);
   stranger = await furnishedFamily(t.app);
   session = await ownerSession(t.app, own.parent);

@@ -3,17 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 import { ownerSession, sessionCall } from '../support/sessions.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
-authSuite(() => t.app, [
-  { method: 'GET', url: '/settings' },
-  { method: 'PUT', url: '/settings', payload: { link_tracking: true } },
-]);
 
 const DEFAULTS = { quiet_hours: null, time_zone: 'Australia/Sydney', link_tracking: false };
 

@@ -4,7 +4,6 @@ import { sql } from 'drizzle-orm';
 import { uuidv7 } from '../../src/platform/ids.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -20,14 +19,6 @@ async function family(app: FastifyInstance, body: object = {}) {
   return { parent, childId, childKey: key.body.key as string };
 }
 
-authSuite(() => t.app, [
-  { method: 'GET', url: '/team' },
-  { method: 'GET', url: `/account/${MISSING}/users` },
-  { method: 'POST', url: `/account/${MISSING}/users`, payload: { email: 'a@b.test' } },
-  { method: 'DELETE', url: `/account/${MISSING}/users/${MISSING}` },
-  { method: 'GET', url: `/account/${MISSING}/access` },
-  { method: 'PUT', url: `/account/${MISSING}/access`, payload: { managed_by_parent: true } },
-]);
 
 describe('sub-account users', () => {
   it('invites (201), lists, refuses a duplicate email (409, any case) and removes', async () => {

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount } from '../support/factories.ts';
-import { authSuite } from '../support/auth-suite.ts';
 import { rows } from '../../src/platform/db/client.ts';
 import { open } from '../../src/platform/crypto/secret-box.ts';
 import { recordEvent } from '../../src/modules/webhooks/outbox.ts';
@@ -19,15 +18,6 @@ afterAll(async () => {
 });
 
 const ID = '01a1fc97-f1e8-765e-92c4-fdeb302ed871';
-authSuite(() => t.app, [
-  { method: 'GET', url: '/webhooks' },
-  { method: 'PUT', url: '/webhooks/delivery', payload: { url: 'http://127.0.0.1:9/x', enabled: true } },
-  { method: 'PUT', url: '/webhooks/inbound', payload: { url: 'http://127.0.0.1:9/x', enabled: true } },
-  { method: 'POST', url: '/webhooks/delivery' },
-  { method: 'POST', url: '/webhooks/inbound' },
-  { method: 'GET', url: '/webhooks/deliveries' },
-  { method: 'POST', url: `/webhooks/deliveries/${ID}/redeliver` },
-]);
 
 const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 

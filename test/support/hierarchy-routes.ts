@@ -1,7 +1,8 @@
-// The account routes of the hierarchy and the family they run against: shared by the matrix through API keys
-// (api/hierarchy-matrix.test.ts) and through dashboard sessions (api/sessions-hierarchy.test.ts).
+// The account routes of the hierarchy (from the route registry) and the family they run against: shared by the
+// matrix through API keys (api/hierarchy-matrix.test.ts) and through dashboard sessions (api/sessions-hierarchy.test.ts).
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { routesOf } from '../../src/platform/http/route-registry.ts';
 import { admin, call, createAccount, mobile, type TestAccount } from './factories.ts';
 
 export interface Target {
@@ -18,29 +19,44 @@ export interface Route {
   name: string;
   method: InjectOptions['method'];
   url: (x: Target) => string;
-  payload?: (x: Target) => object;
+  payload?: (x: Target) => object | undefined;
   ok: number;
+  /** Answers for a closed sub-account too (history: loadManagedAccount with includeClosed). */
+  closedReadable: boolean;
 }
 
-export const routes: Route[] = [
-  { name: 'read account', method: 'GET', url: (x) => `/account/${x.id}`, ok: 200 },
-  { name: 'patch account', method: 'PATCH', url: (x) => `/account/${x.id}`, payload: () => ({ business_name: 'Renamed', inherit_parent_senders: true }), ok: 200 },
-  { name: 'close account', method: 'DELETE', url: (x) => `/account/${x.id}`, ok: 200 },
-  { name: 'balance', method: 'GET', url: (x) => `/account/${x.id}/balance`, ok: 200 },
-  { name: 'allocate', method: 'POST', url: (x) => `/account/${x.id}/credits/allocate`, payload: () => ({ amount: 1 }), ok: 200 },
-  { name: 'recall', method: 'POST', url: (x) => `/account/${x.id}/credits/recall`, payload: () => ({ amount: 1 }), ok: 200 },
-  { name: 'list keys', method: 'GET', url: (x) => `/account/${x.id}/keys`, ok: 200 },
-  { name: 'create key', method: 'POST', url: (x) => `/account/${x.id}/key`, payload: () => ({ name: 'new' }), ok: 201 },
-  { name: 'revoke key', method: 'DELETE', url: (x) => `/account/${x.id}/key/${x.keyId}`, ok: 200 },
-  { name: 'list users', method: 'GET', url: (x) => `/account/${x.id}/users`, ok: 200 },
-  { name: 'invite user', method: 'POST', url: (x) => `/account/${x.id}/users`, payload: () => ({ email: `u-${randomUUID()}@x.test` }), ok: 201 },
-  { name: 'remove user', method: 'DELETE', url: (x) => `/account/${x.id}/users/${x.memberId}`, ok: 200 },
-  { name: 'read access', method: 'GET', url: (x) => `/account/${x.id}/access`, ok: 200 },
-  { name: 'update access', method: 'PUT', url: (x) => `/account/${x.id}/access`, payload: () => ({ team_access_from_parent: true }), ok: 200 },
-  { name: 'list numbers', method: 'GET', url: (x) => `/account/${x.id}/numbers`, ok: 200 },
-  { name: 'assign numbers', method: 'POST', url: (x) => `/account/${x.id}/numbers/assign`, payload: (x) => ({ numbers: [x.parentNumber] }), ok: 200 },
-  { name: 'recall numbers', method: 'POST', url: (x) => `/account/${x.id}/numbers/recall`, payload: (x) => ({ numbers: x.childNumber }), ok: 200 },
-];
+// Bodies that name what the family holds; every other route sends its contract's sample.
+const familyBodies: Record<string, (x: Target) => object> = {
+  'POST /account/:id/numbers/assign': (x) => ({ numbers: [x.parentNumber] }),
+  'POST /account/:id/numbers/recall': (x) => ({ numbers: x.childNumber }),
+};
+
+// History stays readable after a sub-account is closed (as in GET /report/group); every other route answers 404.
+const closedReadable = new Set(['GET /account/:id/report']);
+
+const fill = (url: string, x: Target) => {
+  const filled = url.replace(':id', x.id).replace(':keyId', x.keyId).replace(':memberId', x.memberId);
+  if (filled.includes(':')) throw new Error(`${url}: a path parameter the matrix cannot fill (extend Target)`);
+  return filled;
+};
+
+/**
+ * The account routes of the hierarchy, from the route registry: every API-key route on one sub-account
+ * (`/account/:id…`), so a new one joins the matrix without editing a list. Its success status is the one its
+ * schema documents.
+ */
+export function hierarchyRoutes(app: FastifyInstance): Route[] {
+  const found = routesOf(app).filter((r) => r.auth === 'api_key' && /^\/account\/:id(\/|$)/.test(r.url));
+  if (found.length === 0) throw new Error('the route registry lists no /account/:id routes');
+  return found.map((r) => ({
+    name: r.url,
+    method: r.method as InjectOptions['method'],
+    url: (x) => fill(r.url, x),
+    payload: (x) => familyBodies[`${r.method} ${r.url}`]?.(x) ?? r.contract.sample?.body,
+    ok: Math.min(...r.statuses.filter((s) => s >= 200 && s < 300)),
+    closedReadable: closedReadable.has(`${r.method} ${r.url}`),
+  }));
+}
 
 /** A parent with the flag and a fully furnished sub-account: key, member, a number of its own, one left on the parent. */
 export async function furnishedFamily(app: FastifyInstance): Promise<{ parent: TestAccount; child: TestAccount; target: Target }> {

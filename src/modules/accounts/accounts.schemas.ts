@@ -1,4 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
+import type { RouteContract } from '../../platform/http/route-registry.ts';
 import { NonBlankName, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import { QuietHoursSchema, settingsFields } from '../settings/settings.schemas.ts';
 
@@ -83,4 +84,13 @@ export const TransferResult = Type.Object({
   amount: Type.Integer(),
   credits: Type.Integer({ description: 'the sub-account\'s balance after the move' }),
   parent_credits: Type.Integer({ description: 'the parent\'s balance after the move' }),
+});
+
+/**
+ * The contract of a route on one sub-account (`/account/:id…`, in whichever module): refused 403 when the caller
+ * lacks the hierarchy flag and 404 for anything but its own open sub-account (loadManagedAccount, access.ts).
+ * The hierarchy matrix (test/api/hierarchy-matrix.test.ts) runs on every such route the registry records.
+ */
+export const subAccountContract = (contract: RouteContract = {}): RouteContract => ({
+  ...contract, errors: ['hierarchy_not_enabled', 'not_found', ...(contract.errors ?? [])],
 });

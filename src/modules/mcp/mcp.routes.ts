@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { RouteScopes } from '../../platform/http/auth.ts';
+import { scopeOf } from '../../platform/http/route-registry.ts';
 import type { Services } from '../../compose.ts';
 import { sampleOptoutLink } from './credit-estimate.ts';
 import { createMcpServer } from './mcp-server.ts';
@@ -24,11 +24,13 @@ const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: n
  * call = one request against the key's limits); each tool then checks its own scope. Batches are refused so a
  * single request can never carry more than one tool call past the limiter.
  */
-export const mcpRoutes: FastifyPluginAsync<{ services: Services; routeScopes: RouteScopes }> = async (app, { services, routeScopes }) => {
+export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+  // Each tool's scope is its REST route's, as the route registry recorded it.
+  const routeScope = (method: string, url: string) => scopeOf(app, method, url);
   const { maxCreditsPerCall } = services.config.mcp;
   const optoutLink = sampleOptoutLink(services.config.optoutLinkBase);
   app.decorateRequest('mcpTool', null);
-  app.addHook('onReady', async () => assertOperationsRouted(routeScopes));
+  app.addHook('onReady', async () => assertOperationsRouted(routeScope));
 
   app.post('/mcp', {
     config: { scope: 'any' },
@@ -38,7 +40,7 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services; routeScopes: Ro
       return reply.status(400).send(jsonRpcError(-32600, 'Send one JSON-RPC message per request (batches are not accepted)'));
     }
     const server = createMcpServer({
-      api: createServiceApi(services, request.actor, routeScopes),
+      api: createServiceApi(services, request.actor, routeScope),
       maxCreditsPerCall, optoutLink,
       onToolCall: ({ tool, code, error }) => {
         request.mcpTool = { tool, code };

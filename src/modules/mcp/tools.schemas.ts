@@ -40,8 +40,20 @@ const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 // Spending credits cannot be undone and reaches real phones: clients that confirm destructive calls confirm these.
 const SPENDS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
-const NoInput = Type.Object({});
-const noRequest = (): ApiRequest => ({});
+// A read tool on a route that takes nothing: no arguments, an empty request.
+const READ_NOTHING = { input: Type.Object({}), annotations: READ, request: (): ApiRequest => ({}) };
+
+/**
+ * A tool on a route with an `:id` in its path: the id comes in as `idArg` (message_id, account_id…) beside the
+ * fields of `rest`, and goes into the path; the other arguments go as the route's body or query.
+ */
+function onId(idArg: string, rest: TObject = Type.Object({}), into: 'body' | 'query' = 'body') {
+  return {
+    input: Type.Object({ [idArg]: Uuid, ...rest.properties }),
+    request: ({ [idArg]: id, ...others }: Record<string, unknown>): ApiRequest =>
+      ({ params: { id: id as string }, ...(Object.keys(rest.properties).length > 0 ? { [into]: others } : {}) }),
+  };
+}
 const { from: _from, ...sendFields } = SendRequest.properties;
 // schedule_sms is send_sms with send_at required (the same route, so the same limits: future, at most 35 days).
 const { send_at: _sendAt, ...sendNowFields } = sendFields;
@@ -73,10 +85,9 @@ export const tools: ToolDefinition[] = [
     name: 'cancel_scheduled', title: 'Cancel a scheduled SMS', op: 'cancelMessage',
     description: 'Cancel a message scheduled with schedule_sms (or send_at) before it goes, refunding its credits. '
       + 'Refused with code not_scheduled once it is queued or sent (or already cancelled). Needs the send scope.',
-    input: Type.Object({ message_id: Uuid }), output: CancelResult,
+    ...onId('message_id'), output: CancelResult,
     // The message will never be sent; a repeat changes nothing more (it is refused with not_scheduled).
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    request: (args) => ({ params: { id: args.message_id as string } }),
   },
   {
     name: 'send_batch', title: 'Send a merged batch', op: 'sendBatch',
@@ -112,15 +123,13 @@ export const tools: ToolDefinition[] = [
     name: 'get_message', title: 'Get a message', op: 'getMessage',
     description: 'A sent message and its delivery receipt: status scheduled, queued, sent, delivered, failed or cancelled. '
       + 'Needs the read scope.',
-    input: Type.Object({ message_id: Uuid }), output: MessageResponse, annotations: READ,
-    request: (args) => ({ params: { id: args.message_id as string } }),
+    ...onId('message_id'), output: MessageResponse, annotations: READ,
   },
   {
     name: 'get_campaign', title: 'Get a campaign', op: 'getCampaign',
     description: 'A campaign (a batch, or sends grouped by campaign name) with delivery statistics and a page of its '
       + 'messages. Needs the read scope.',
-    input: Type.Object({ campaign_id: Uuid, ...Type.Partial(CampaignPage).properties }), output: CampaignResponse, annotations: READ,
-    request: ({ campaign_id, ...query }) => ({ params: { id: campaign_id as string }, query }),
+    ...onId('campaign_id', Type.Partial(CampaignPage), 'query'), output: CampaignResponse, annotations: READ,
   },
   {
     name: 'list_inbox', title: 'List inbound messages', op: 'listInbox',
@@ -133,19 +142,18 @@ export const tools: ToolDefinition[] = [
     name: 'reply_to_inbound', title: 'Reply to an inbound message', op: 'replyToInbound',
     description: 'Send an SMS back to the person who wrote an inbound message, from the number they wrote to when '
       + 'it is one of this account\'s. Charged like send_sms. Needs the send scope.',
-    input: Type.Object({ inbound_id: Uuid, ...ReplyRequest.properties }), output: SendResult, annotations: SPENDS,
-    request: ({ inbound_id, ...body }) => ({ params: { id: inbound_id as string }, body }),
+    ...onId('inbound_id', ReplyRequest), output: SendResult, annotations: SPENDS,
     credits: (args, link) => estimateSendCredits(args.message as string, link),
   },
   {
     name: 'list_optouts', title: 'List opt-outs', op: 'listOptouts',
     description: 'The numbers that opted out of this account\'s messages: sends to them are refused. Needs the read scope.',
-    input: NoInput, output: OptoutList, annotations: READ, request: noRequest,
+    ...READ_NOTHING, output: OptoutList,
   },
   {
     name: 'get_balance', title: 'Get the credit balance', op: 'getBalance',
     description: 'Credits available to spend (1 credit per message part). Needs the read scope.',
-    input: NoInput, output: Balance, annotations: READ, request: noRequest,
+    ...READ_NOTHING, output: Balance,
   },
   {
     name: 'get_report', title: 'Get a usage report', op: 'getReport',
@@ -157,19 +165,18 @@ export const tools: ToolDefinition[] = [
   {
     name: 'list_numbers', title: 'List dedicated numbers', op: 'listNumbers',
     description: 'The account\'s dedicated numbers (usable as sender). Needs the read scope.',
-    input: NoInput, output: NumberList, annotations: READ, request: noRequest,
+    ...READ_NOTHING, output: NumberList,
   },
   {
     name: 'list_sub_accounts', title: 'List sub-accounts', op: 'listSubAccounts',
     description: 'The sub-accounts of a parent account (account hierarchy must be enabled). Needs the read scope.',
-    input: NoInput, output: AccountList, annotations: READ, request: noRequest,
+    ...READ_NOTHING, output: AccountList,
   },
   {
     name: 'allocate_credits', title: 'Allocate credits to a sub-account', op: 'allocateCredits',
     description: 'Move credits from this (parent) account to one of its sub-accounts. Needs the manage scope.',
-    input: Type.Object({ account_id: Uuid, ...TransferRequest.properties }), output: TransferResult,
+    ...onId('account_id', TransferRequest), output: TransferResult,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    request: ({ account_id, ...body }) => ({ params: { id: account_id as string }, body }),
     credits: (args) => args.amount as number,
   },
 ];

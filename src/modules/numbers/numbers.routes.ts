@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { emptyBodyIsObject, errors } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
-import { AccountIdParams } from '../accounts/accounts.schemas.ts';
+import { AccountIdParams, subAccountContract } from '../accounts/accounts.schemas.ts';
 import {
   Assigned, AvailableList, AvailableQuery, GroupNumberList, MoveRequest, NumberList, PurchaseRequest, Purchased, Recalled,
 } from './numbers.schemas.ts';
@@ -33,17 +33,17 @@ export const numberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   }, async (request) => numbers.purchase(request.actor, request.body));
 
   app.get('/account/:id/numbers', {
-    config: { scope: 'read' },
-    schema: { tags, summary: 'A sub-account\'s numbers', params: AccountIdParams, response: { 200: NumberList, ...errors(400, 401, 403, 404) } },
+    config: { contract: subAccountContract(), scope: 'read' },
+    schema: { tags, summary: 'A sub-account\'s numbers', params: AccountIdParams, response: { 200: NumberList } },
   }, async (request) => numbers.forAccount(request.actor, request.params.id));
 
   app.post('/account/:id/numbers/assign', {
-    config: { scope: 'manage' },
-    schema: { tags, summary: 'Move the parent\'s numbers to a sub-account', params: AccountIdParams, body: MoveRequest, response: { 200: Assigned, ...errors(400, 401, 403, 404, 409) } },
+    config: { contract: subAccountContract({ errors: ['invalid_number', 'number_unavailable'] }), scope: 'manage' },
+    schema: { tags, summary: 'Move the parent\'s numbers to a sub-account', params: AccountIdParams, body: MoveRequest, response: { 200: Assigned } },
   }, async (request) => numbers.assign(request.actor, request.params.id, request.body.numbers));
 
   app.post('/account/:id/numbers/recall', {
-    config: { scope: 'manage' },
-    schema: { tags, summary: 'Move numbers from a sub-account back to the parent', params: AccountIdParams, body: MoveRequest, response: { 200: Recalled, ...errors(400, 401, 403, 404, 409) } },
+    config: { contract: subAccountContract({ errors: ['invalid_number', 'number_unavailable'] }), scope: 'manage' },
+    schema: { tags, summary: 'Move numbers from a sub-account back to the parent', params: AccountIdParams, body: MoveRequest, response: { 200: Recalled } },
   }, async (request) => numbers.recall(request.actor, request.params.id, request.body.numbers));
 };

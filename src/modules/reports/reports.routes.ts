@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
+import { subAccountContract } from '../accounts/accounts.schemas.ts';
 import { DailyReport, GroupReport, RangeQuery, ReportQuery, UsageReport } from './reports.schemas.ts';
 
 export const reportRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -17,8 +18,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   }, async (request) => reports.daily(request.actor, request.query));
 
   app.get('/account/:id/report', {
-    config: { scope: 'read' },
-    schema: { tags: ['Reporting'], summary: 'Usage summary of one sub-account (parent only)', params: IdParams, querystring: ReportQuery, response: { 200: UsageReport, ...errors(400, 401, 403, 404) } },
+    config: { contract: subAccountContract({ errors: ['invalid_range'] }), scope: 'read' },
+    schema: { tags: ['Reporting'], summary: 'Usage summary of one sub-account (parent only)', params: IdParams, querystring: ReportQuery, response: { 200: UsageReport } },
   }, async (request) => reports.subAccount(request.actor, request.params.id, request.query));
 
   app.get('/report/group', {

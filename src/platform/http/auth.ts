@@ -15,9 +15,6 @@ declare module 'fastify' {
   }
 }
 
-/** Every keyed route's scope, by `METHOD /path` (Fastify's url form, `:id`): the MCP tools read theirs here. */
-export type RouteScopes = Map<string, Scope | 'any'>;
-
 export type Authenticate = (token: string) => Promise<Actor | null>;
 
 /** A dashboard session cookie's actor and the CSRF token its writes must carry (modules/sessions). */
@@ -82,14 +79,13 @@ function bearer(request: FastifyRequest): string | null {
  * every request (no cache), so a revoked key fails on its very next request on every instance.
  */
 export function requireApiKey(
-  scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth; routeScopes?: RouteScopes },
+  scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth },
 ): void {
   scope.decorateRequest('actor', null as unknown as Actor);
   // A keyed route without a declared scope would be open to every key: refuse to build the app instead.
   scope.addHook('onRoute', (route) => {
     const needed = (route.config as { scope?: Scope | 'any' } | undefined)?.scope;
     if (!needed) throw new Error(`Route ${String(route.method)} ${route.url} declares no key scope (config.scope)`);
-    for (const method of [route.method].flat()) deps.routeScopes?.set(`${method} ${route.url}`, needed);
   });
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const actor = await resolveActor(request, deps.authenticate, deps.sessions);

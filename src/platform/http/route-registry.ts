@@ -1,74 +1,109 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { errorStatus, type ErrorCode } from '../errors.ts';
+import type { Scope } from '../../modules/keys/scopes.ts';
 import { ErrorBody } from './schemas.ts';
 
 /**
- * The route registry: every route the app registers, with how it is authenticated, recorded as Fastify registers
- * it. Tests walk it (test/api/route-registry.test.ts: the auth rules and the documented errors hold on every
- * route, so a new route cannot be missed), and it adds to each route's documented responses the errors every
- * route of its kind can answer, derived from the error-code union: a route declares only its own.
+ * The route registry: every route the app registers, with how it is authenticated, the key scope it needs and
+ * its contract, recorded as Fastify registers it. Tests walk it (the shared auth suite, the hierarchy matrix, the
+ * OpenAPI checks), so a new route cannot be missed; the MCP tools read their scopes from it; and it adds to each
+ * route's documented responses the errors every route of its kind can answer plus the codes its contract names.
  */
 export type RouteAuth = 'api_key' | 'admin' | 'public';
+
+/**
+ * What a route states about itself, beside its schema (`config.contract` in its routes file). The registry
+ * documents the statuses of `errors`; tests that call every route of a kind send `sample`.
+ */
+export interface RouteContract {
+  /** A request the route accepts: a body and a query (path ids are filled in by the caller). */
+  sample?: { body?: Record<string, unknown>; query?: Record<string, string> };
+  /** The codes the route's own handler may answer; the ones of its kind (validation, auth, scope) are derived. */
+  errors?: ErrorCode[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    contract?: RouteContract;
+  }
+}
 
 export interface RouteEntry {
   method: string;
   url: string;
   auth: RouteAuth;
+  /** The key scope an API-key route needs ('any': it checks per call, as /mcp does per tool). */
+  scope: Scope | 'any' | null;
+  contract: RouteContract;
   /** Documented statuses (after derivation). */
   statuses: number[];
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-const tables = new WeakMap<FastifyInstance, RouteEntry[]>();
 // The entries of a route, on its options object: later (scoped) onRoute hooks see the same object.
 const ENTRIES = Symbol('route registry entries');
+const TABLE = 'routeRegistry';
 type Route = RouteOptions & { [ENTRIES]?: RouteEntry[] };
 type RouteSchema = Record<string, unknown> & { hide?: boolean; response?: Record<number, unknown>; security?: unknown[] };
 
-/** Adds the derived error responses to a route that answers errors as JSON bodies (pages answer HTML). */
+/**
+ * Adds the derived error responses to a route that answers errors as JSON bodies: one that documents an error
+ * body or states a contract (pages answer HTML and do neither).
+ */
 function document(route: Route, codes: ErrorCode[]): void {
   const response = (route.schema as RouteSchema | undefined)?.response;
-  if (!response || !Object.values(response).includes(ErrorBody)) return;
+  if (!response || !(Object.values(response).includes(ErrorBody) || route.config?.contract)) return;
   for (const code of codes) response[errorStatus[code]] ??= ErrorBody;
   for (const entry of route[ENTRIES] ?? []) entry.statuses = Object.keys(response).map(Number);
 }
 
-/** The errors any route of this kind may answer, whatever its handler does. */
-function derivedErrors(methods: string[], auth: RouteAuth, schema: Record<string, unknown>): ErrorCode[] {
+/** The errors any route of this kind may answer, whatever its handler does, and the ones its contract names. */
+function derivedErrors(methods: string[], auth: RouteAuth, schema: Record<string, unknown>, contract: RouteContract): ErrorCode[] {
   const codes: ErrorCode[] = [];
   if (schema.body || schema.querystring || schema.params) codes.push('validation_failed');
   // The body parser runs on every body-carrying route: bad JSON, too large, not JSON.
   if (methods.some((m) => BODY_METHODS.has(m))) codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type');
   if (auth === 'admin') codes.push('unauthorized');
-  return codes;
+  return [...codes, ...(contract.errors ?? [])];
 }
 
 /** Records every route of `app` (and its plugins) and derives its documented errors. Call before registering routes. */
 export function registerRouteRegistry(app: FastifyInstance): void {
   const table: RouteEntry[] = [];
-  tables.set(app, table);
+  // A decoration, so plugins (encapsulated child instances) read the same table: /mcp looks its tools' scopes up.
+  app.decorate(TABLE, table);
   app.addHook('onRoute', (route: Route) => {
     const schema = (route.schema ?? {}) as RouteSchema;
     if (schema.hide) return;
     const methods = [route.method].flat().map(String).filter((m) => m !== 'HEAD');
     if (methods.length === 0) return;
     const auth: RouteAuth = Array.isArray(schema.security) && JSON.stringify(schema.security).includes('adminToken') ? 'admin' : 'public';
-    const entries = methods.map((method) => ({ method, url: route.url, auth, statuses: [] as number[] }));
+    const contract = route.config?.contract ?? {};
+    const entries = methods.map((method) => ({ method, url: route.url, auth, scope: null, contract, statuses: [] as number[] }));
     route[ENTRIES] = entries;
     table.push(...entries);
-    document(route, derivedErrors(methods, auth, schema));
+    document(route, derivedErrors(methods, auth, schema, contract));
   });
 }
 
-/** Marks every route registered in this scope from now on as needing an API key (and documents 401, 429). */
+/**
+ * Marks every route registered in this scope from now on as needing an API key with the scope it declares
+ * (`config.scope`), and documents 401, 429 and, for a scoped route, 403 `insufficient_scope`.
+ */
 export function markApiKeyRoutes(scope: FastifyInstance): void {
   scope.addHook('onRoute', (route: Route) => {
-    for (const entry of route[ENTRIES] ?? []) entry.auth = 'api_key';
-    document(route, ['unauthorized', 'rate_limited']);
+    const needed = route.config?.scope ?? null;
+    for (const entry of route[ENTRIES] ?? []) Object.assign(entry, { auth: 'api_key', scope: needed });
+    document(route, ['unauthorized', 'rate_limited', ...(needed && needed !== 'any' ? ['insufficient_scope' as const] : [])]);
   });
 }
 
 /** The routes `app` registered (in registration order). */
 export function routesOf(app: FastifyInstance): RouteEntry[] {
-  return tables.get(app) ?? [];
+  return (app as unknown as Record<typeof TABLE, RouteEntry[] | undefined>)[TABLE] ?? [];
+}
+
+/** The key scope of the API-key route `method url` (Fastify's url form, `:id`), or null if there is none. */
+export function scopeOf(app: FastifyInstance, method: string, url: string): Scope | 'any' | null {
+  return routesOf(app).find((r) => r.method === method && r.url === url && r.auth === 'api_key')?.scope ?? null;
 }
