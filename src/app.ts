@@ -12,6 +12,7 @@ import { requireApiKey } from './platform/http/auth.ts';
 import { markApiKeyRoutes, registerRouteRegistry } from './platform/http/route-registry.ts';
 import type { RateLimiter } from './platform/http/rate-limit/index.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { carrierRoutes } from './modules/carriers/carriers.routes.ts';
 import { messageRoutes } from './modules/messages/messages.routes.ts';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { optoutRoutes } from './modules/optouts/optouts.routes.ts';
@@ -145,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(dashboardRoutes);
   await app.register(sessionRoutes, { services: deps.services, adminToken: deps.adminToken });
   await app.register(adminRoutes, { services: deps.services, simulator: deps.simulator, adminToken: deps.adminToken });
+  await app.register(carrierRoutes, { services: deps.services, adminToken: deps.adminToken });
   // The client libraries' status(): public, no key.
   await app.register(statusRoutes, { services: deps.services });
   // Public opt-out link pages (no API key, HTML, their own per-address limit).

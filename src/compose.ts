@@ -33,6 +33,7 @@ import { createUserService } from './modules/users/users.service.ts';
 import { createNumberService } from './modules/numbers/numbers.service.ts';
 import { createReceiptService } from './modules/receipts/receipts.service.ts';
 import { createStatusService } from './modules/status/status.service.ts';
+import { createCarrierAdminService } from './modules/carriers/carriers.service.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createReplyService } from './modules/messages/reply.service.ts';
@@ -104,6 +105,7 @@ function createServices(config: Config, database: Database, metrics: Metrics, lo
     inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),
     /** This process's carriers (built when it runs the workers, started by the carrier role), else null. */
     carriers,
+    carrierAdmin: createCarrierAdminService({ db, carriers, file: config.carriers.file }),
     status: createStatusService({ db, carriers, receiptBacklogMs: () => receipts.backlogAgeMs() }),
   };
 }

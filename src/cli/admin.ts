@@ -96,14 +96,22 @@ export function adminCommand(): Command {
       number, country: o.country, account_id: o.account, price_monthly: o.price,
     }));
 
-  admin.command('carrier').description('carriers').command('list').description('the carrier this configuration sends through')
+  admin.command('carrier').description('carriers').command('list').description('the carriers this configuration sends through (from the environment)')
     .action(() => {
-      const { smpp } = loadConfig();
-      const carrier = smpp.host
-        ? { name: `${smpp.host}:${smpp.port}`, host: smpp.host, port: smpp.port, system_id: smpp.systemId, tls: smpp.tls, window: smpp.window, tps: smpp.tps }
-        : { name: 'simulator', host: '127.0.0.1', simulator: true };
-      process.stdout.write(`${JSON.stringify({ carriers: [carrier] })}\n`);
+      const { carriers } = loadConfig();
+      const list = carriers.config
+        ? carriers.config.carriers.map((c) => ({
+          name: c.id, host: c.host, port: c.port, system_id: c.systemId, tls: c.tls, bind_mode: c.bindMode, binds: c.binds, window: c.window, tps: c.tps,
+        }))
+        : [{ name: 'simulator', host: '127.0.0.1', simulator: true, count: carriers.simulated }];
+      process.stdout.write(`${JSON.stringify({ carriers: list, ...(carriers.config ? { routes: carriers.config.routes } : {}) })}\n`);
     });
+
+  // The running server's view: state per carrier and bind, in flight, submits/s, errors, receipts waiting.
+  const carriers = admin.command('carriers').description('carriers and binds of the running server, and its routes')
+    .action(() => callApi('GET', '/admin/carriers'));
+  carriers.command('reload').description('re-read the routes from TASMAN_CARRIERS without a restart')
+    .action(() => callApi('POST', '/admin/carriers/routes/reload'));
 
   admin.command('inbound').description('make the built-in SMSC send an inbound message (simulator only)')
     .requiredOption('--from <number>', 'the sender\'s number').requiredOption('--to <number>', 'the service number')

@@ -53,7 +53,7 @@ describe('tasman CLI without a server', () => {
 
   it('lists the configured carrier', async () => {
     const res = await tasman(['admin', 'carrier', 'list'], { SMPP_HOST: 'smsc.example', SMPP_PORT: '2776' });
-    expect(JSON.parse(res.stdout)).toMatchObject({ carriers: [{ name: 'smsc.example:2776', host: 'smsc.example', port: 2776 }] });
+    expect(JSON.parse(res.stdout)).toMatchObject({ carriers: [{ name: 'default', host: 'smsc.example', port: 2776, binds: 1 }], routes: [{ carriers: ['default'] }] });
   });
 });
 

@@ -1,7 +1,11 @@
 // Pacing helpers for the client: a token bucket for SMPP_TPS and capped, jittered exponential backoff.
 
-/** A FIFO token bucket: `take()` resolves when a token is free. tps <= 0 means no limit. */
-export function createTokenBucket(tps: number, burst = Math.max(1, tps)): { take(): Promise<void> } {
+/**
+ * A FIFO token bucket: `take()` resolves when a token is free. tps <= 0 means no limit. The burst is 10 ms of
+ * tokens (at least one), so any one second holds at most tps + burst submits: an SMSC counting per second sees
+ * its limit held (a burst of a whole second let twice the rate through in the first second).
+ */
+export function createTokenBucket(tps: number, burst = Math.max(1, Math.ceil(tps / 100))): { take(): Promise<void> } {
   if (!(tps > 0) || !Number.isFinite(tps)) return { take: async () => {} };
   let tokens = burst;
   let last = performance.now();

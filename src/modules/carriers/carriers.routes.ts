@@ -1,0 +1,51 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors } from '../../platform/http/schemas.ts';
+import { requireAdminToken } from '../../platform/http/auth.ts';
+import type { Services } from '../../compose.ts';
+import { OPERATOR_COOKIE } from '../sessions/sessions.routes.ts';
+
+const tags = ['Operator'];
+const security = [{ adminToken: [] }];
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const BindState = Type.Union([Type.Literal('bound'), Type.Literal('connecting'), Type.Literal('down')]);
+
+const Route = Type.Object({
+  country: Type.Optional(Type.Array(Type.String())), prefix: Type.Optional(Type.Array(Type.String())),
+  sender: Type.Optional(Type.String()), account: Type.Optional(Type.Array(Type.String())),
+  carriers: Type.Array(Type.String(), { description: 'most preferred first; the next takes over while one is down' }),
+});
+
+const Carriers = Type.Object({
+  carriers: Type.Array(Type.Object({
+    id: Type.String(), address: Type.String(), state: Type.Union([Type.Literal('bound'), Type.Literal('down')]),
+    available: Type.Boolean({ description: 'takes new messages: bound and not refusing with system errors past its failover time' }),
+    system_errors_since: Nullable(Type.String()), in_flight: Type.Integer(), submits_per_second: Type.Number(), errors: Type.Integer(),
+    receipts_waiting: Type.Integer({ description: 'sent messages on this carrier still without a final receipt' }),
+    binds: Type.Array(Type.Object({
+      index: Type.Integer(), state: BindState, last_error: Nullable(Type.String()), in_flight: Type.Integer(), pending: Type.Integer(),
+      submits_per_second: Type.Number(), submitted: Type.Integer(), errors: Type.Integer(), receipts_waiting: Type.Integer(),
+      receiver: Type.Optional(BindState),
+    })),
+  })),
+  routes: Type.Array(Route),
+  unserved_countries: Type.Array(Type.String(), { description: 'countries a route names whose carriers are all down' }),
+});
+
+/** The operator's carriers and routes (this process's; 404 on a process that runs no workers). */
+export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminToken: string | null }> = async (app, { services, adminToken }) => {
+  requireAdminToken(app, adminToken, { cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator });
+
+  app.get('/admin/carriers', {
+    schema: {
+      tags, security, summary: 'Carriers and binds of this process: state, in flight, submits/s, errors, receipts waiting; the routes',
+      response: { 200: Carriers, ...errors(401, 403, 404) },
+    },
+  }, async () => services.carrierAdmin.view());
+
+  app.post('/admin/carriers/routes/reload', {
+    schema: {
+      tags, security, summary: 'Re-read the routes from TASMAN_CARRIERS without a restart (carriers themselves need one)',
+      response: { 200: Type.Object({ routes: Type.Array(Route) }), ...errors(401, 403, 404, 409) },
+    },
+  }, async () => services.carrierAdmin.reloadRoutes());
+};

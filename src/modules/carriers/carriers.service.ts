@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { parseRoutesOnly, type CarrierSet, type RouteRule } from '../../carrier/index.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { AppError } from '../../platform/errors.ts';
+import { receiptsWaiting } from './carriers.repo.ts';
+
+export interface CarrierAdminDeps {
+  db: Db;
+  /** This process's carriers (it runs the workers), else null. */
+  carriers: CarrierSet | null;
+  /** TASMAN_CARRIERS, re-read on reload; null when the carriers come from SMPP_* or the simulator. */
+  file: string | null;
+}
+
+const routeView = (r: RouteRule) => ({
+  ...(r.country ? { country: r.country } : {}), ...(r.prefix ? { prefix: r.prefix } : {}),
+  ...(r.sender ? { sender: r.sender } : {}), ...(r.account ? { account: r.account } : {}), carriers: r.carriers,
+});
+
+/**
+ * The operator's view of the carriers this process runs (GET /admin/carriers, `tasman admin carriers`) and the
+ * reload of the routes from TASMAN_CARRIERS without a restart. Carriers themselves (hosts, binds) need a restart:
+ * a changed bind cannot be swapped under messages in flight.
+ */
+export function createCarrierAdminService(deps: CarrierAdminDeps) {
+  const running = (): CarrierSet => {
+    if (!deps.carriers) throw new AppError('not_found', 'This process runs no carriers (its TASMAN_ROLES has no workers): ask a worker process');
+    return deps.carriers;
+  };
+
+  return {
+    async view() {
+      const set = running();
+      const view = set.view();
+      const waiting = await receiptsWaiting(deps.db);
+      const waitingFor = (carrier: string, bind: number | null) =>
+        waiting.filter((w) => w.carrier === carrier && (bind === null || w.bind === bind)).reduce((n, w) => n + w.waiting, 0);
+      return {
+        carriers: view.carriers.map((c) => ({
+          id: c.id, address: c.address, state: c.state, available: c.available, system_errors_since: c.systemErrorsSince,
+          in_flight: c.binds.reduce((n, b) => n + b.inFlight, 0),
+          submits_per_second: c.binds.reduce((n, b) => n + b.submitsPerSecond, 0),
+          errors: c.binds.reduce((n, b) => n + b.errors, 0),
+          receipts_waiting: waitingFor(c.id, null),
+          binds: c.binds.map((b) => ({
+            index: b.index, state: b.state, last_error: b.lastError, in_flight: b.inFlight, pending: b.pending,
+            submits_per_second: b.submitsPerSecond, submitted: b.submitted, errors: b.errors, receipts_waiting: waitingFor(c.id, b.index),
+            ...(b.receiver ? { receiver: b.receiver } : {}),
+          })),
+        })),
+        routes: view.routes.map(routeView),
+        unserved_countries: view.unservedCountries,
+      };
+    },
+
+    /** Re-reads the routes from TASMAN_CARRIERS; new messages follow them at once. A bad file changes nothing. */
+    async reloadRoutes() {
+      const set = running();
+      if (!deps.file) throw new AppError('conflict', 'Routes come from TASMAN_CARRIERS, which is not set: there is nothing to reload');
+      let routes: RouteRule[];
+      try {
+        routes = parseRoutesOnly(await readFile(deps.file, 'utf8'), new Set(set.ids()));
+      } catch (err) {
+        throw new AppError('conflict', `${deps.file}: ${(err as Error).message}; the routes in force are unchanged`);
+      }
+      set.setRoutes(routes);
+      return { routes: routes.map(routeView) };
+    },
+  };
+}
+
+export type CarrierAdminService = ReturnType<typeof createCarrierAdminService>;

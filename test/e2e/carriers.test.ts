@@ -1,0 +1,196 @@
+// Several carriers (issue 15) over real TCP: Tasman with TASMAN_CARRIERS bound to independent SMSCs at once (the
+// built-in simulator, the npm `smpp` server, Debian's Net::SMPP), routing by country and sender, telling equal
+// SMSC ids of two carriers apart, and sharing one SMSC's load over four binds within their TPS.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { admin, call, createAccount, mobile } from '../support/factories.ts';
+import { rows } from '../../src/platform/db/client.ts';
+import { createSimulator } from '../../src/carrier/index.ts';
+import { deliver, startNpmSmsc, type NpmSmsc } from '../carrier/npm-smsc.ts';
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const PASSWORD_ENV = { CARRIER_PW: 'pw' };
+const carrier = (id: string, port: number, extra: Record<string, unknown> = {}) =>
+  ({ id, host: '127.0.0.1', port, system_id: 'tasman', password_env: 'CARRIER_PW', window: 20, tps: 1000, ...extra });
+
+async function tasmanWith(doc: object): Promise<TestApp> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tasman-carriers-'));
+  const file = path.join(dir, 'carriers.json');
+  writeFileSync(file, JSON.stringify(doc));
+  const t = await createTestApp({ TASMAN_CARRIERS: file, ...PASSWORD_ENV }, { workers: true });
+  cleanups.push(() => t.close());
+  return Object.assign(t, { file });
+}
+
+async function simulator(dlrDelayMs = 0) {
+  const s = createSimulator({ port: 0, host: '127.0.0.1', dlrDelayMs });
+  await s.start();
+  cleanups.push(() => s.stop());
+  return s;
+}
+
+async function npmSmsc(): Promise<NpmSmsc> {
+  const s = await startNpmSmsc();
+  cleanups.push(() => s.stop());
+  return s;
+}
+
+/** Polls the database until `done` holds (no fixed waits: the machine may be slow). */
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface Sent { id: string; status: string; smsc_carrier: string | null; smsc_bind: number | null; smsc_message_id: string | null; recipient: string }
+const messagesOf = (t: TestApp, accountId: string) => rows<Sent>(t.services.db, sql`
+  select id, status, smsc_carrier, smsc_bind, smsc_message_id, recipient from messages where account_id = ${accountId}`);
+
+const nzMobile = () => `+6421${mobile().slice(-7)}`;
+const hasNetSmpp = spawnSync('perl', ['-MNet::SMPP', '-e1']).status === 0;
+
+async function perlSmsc(): Promise<{ port: number; lines: string[] }> {
+  const script = fileURLToPath(new URL('../carrier/perl/smsc.pl', import.meta.url));
+  const perl: ChildProcess = spawn('perl', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanups.push(() => perl.kill());
+  const lines: string[] = [];
+  createInterface({ input: perl.stdout as NodeJS.ReadableStream }).on('line', (l) => lines.push(l));
+  await until(async () => lines, (l) => l.some((x) => x.startsWith('LISTENING')), 'the Perl SMSC', 20_000);
+  return { port: Number(lines.find((l) => l.startsWith('LISTENING'))!.split(' ')[1]), lines };
+}
+
+describe('several carriers', () => {
+  it.skipIf(!hasNetSmpp)('routes by country and sender type across three SMSCs, and the operator sees and reloads the routes', async () => {
+    const au = await simulator();
+    const nz = await npmSmsc();
+    const perl = await perlSmsc();
+    const t = await tasmanWith({
+      carriers: [
+        carrier('au', au.port), carrier('nz', nz.port),
+        carrier('nz-alpha', perl.port, { submit_id_base: 'hex', receipt_id_base: 'decimal', window: 5 }),
+      ],
+      routes: [
+        { country: 'NZ', sender: 'alphanumeric', carriers: ['nz-alpha', 'nz'] },
+        { country: 'NZ', carriers: ['nz'] },
+        { carriers: ['au'] },
+      ],
+    });
+    const abn = '53004085616';
+    const a = await createAccount(t.app, { credits: 10, abn });
+    const senderId = `R${Date.now().toString(36).slice(-6)}`;
+    expect((await admin(t.app, 'POST', '/admin/sender-ids', { sender_id: senderId, abn, account_id: a.accountId })).status).toBe(201);
+
+    const auTo = mobile();
+    const nzNumberTo = nzMobile();
+    const nzAlphaTo = nzMobile();
+    for (const body of [{ to: auTo, message: 'to AU' }, { to: nzNumberTo, message: 'to NZ from a number' }, { to: nzAlphaTo, message: 'to NZ from a name', from: senderId }]) {
+      expect((await call(t.app, a.apiKey, 'POST', '/send', body)).status).toBe(200);
+    }
+    const sent = await until(() => messagesOf(t, a.accountId), (m) => m.every((x) => x.smsc_carrier !== null), 'three submits');
+    const by = (to: string) => sent.find((m) => m.recipient === to)!;
+    expect(by(auTo).smsc_carrier).toBe('au');
+    expect(by(nzNumberTo).smsc_carrier).toBe('nz');
+    expect(by(nzAlphaTo).smsc_carrier).toBe('nz-alpha');
+    // Each SMSC saw exactly its own message.
+    expect(nz.submits.map((s) => s.pdu.destination_addr)).toEqual([nzNumberTo.slice(1)]);
+    expect(perl.lines.filter((l) => l.startsWith('SUBMIT')).map((l) => /\bdst=(\S+)/.exec(l)?.[1])).toEqual([nzAlphaTo.slice(1)]);
+    // The simulator's and the Perl SMSC's receipts come back on their own carriers.
+    await until(() => messagesOf(t, a.accountId), (m) => by(auTo) && m.find((x) => x.recipient === auTo)?.status === 'delivered'
+      && m.find((x) => x.recipient === nzAlphaTo)?.status === 'delivered', 'receipts from two carriers');
+
+    const view = await admin(t.app, 'GET', '/admin/carriers');
+    expect(view.status).toBe(200);
+    expect(view.body.carriers).toEqual([
+      expect.objectContaining({ id: 'au', state: 'bound', available: true, binds: [expect.objectContaining({ index: 0, state: 'bound', submitted: 1 })] }),
+      expect.objectContaining({ id: 'nz', state: 'bound', receipts_waiting: 1 }),
+      expect.objectContaining({ id: 'nz-alpha', state: 'bound', receipts_waiting: 0 }),
+    ]);
+    expect(view.body.unserved_countries).toEqual([]);
+
+    // A reload: NZ numbers now go to the simulator too; a bad file changes nothing.
+    const file = (t as TestApp & { file: string }).file;
+    writeFileSync(file, JSON.stringify({ carriers: [], routes: [{ country: 'NZ', carriers: ['uk'] }, { carriers: ['au'] }] }));
+    const refused = await admin(t.app, 'POST', '/admin/carriers/routes/reload');
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/"uk", which is not a configured carrier; the routes in force are unchanged/);
+    writeFileSync(file, JSON.stringify({ routes: [{ carriers: ['au'] }] }));
+    expect((await admin(t.app, 'POST', '/admin/carriers/routes/reload')).body).toEqual({ routes: [{ carriers: ['au'] }] });
+    const later = nzMobile();
+    await call(t.app, a.apiKey, 'POST', '/send', { to: later, message: 'after the reload' });
+    const after = await until(() => messagesOf(t, a.accountId), (m) => m.some((x) => x.recipient === later && x.smsc_carrier !== null), 'the submit after the reload');
+    expect(after.find((m) => m.recipient === later)!.smsc_carrier).toBe('au');
+  });
+
+  it('receipts with the same SMSC id from two carriers go to the right messages', async () => {
+    const one = await npmSmsc();
+    const two = await npmSmsc();
+    // Both SMSCs answer the first submit with the same id.
+    for (const s of [one, two]) s.onSubmit = (_r, respond) => respond(0, 'SAME1');
+    const t = await tasmanWith({
+      carriers: [carrier('one', one.port), carrier('two', two.port)],
+      routes: [{ country: 'NZ', carriers: ['two'] }, { carriers: ['one'] }],
+    });
+    const a = await createAccount(t.app, { credits: 10 });
+    const auTo = mobile();
+    const nzTo = nzMobile();
+    await call(t.app, a.apiKey, 'POST', '/send', { to: auTo, message: 'one' });
+    await call(t.app, a.apiKey, 'POST', '/send', { to: nzTo, message: 'two' });
+    await until(() => messagesOf(t, a.accountId), (m) => m.length === 2 && m.every((x) => x.status === 'sent'), 'both sent');
+    const receipt = (stat: string, state: number) => ({
+      source_addr: '61400000000', destination_addr: 'x', esm_class: 0x04, receipted_message_id: 'SAME1', message_state: state,
+      short_message: `id:SAME1 sub:001 dlvrd:000 submit date:2611220000 done date:2611220001 stat:${stat} err:000 text:`,
+    });
+    // Carrier two says undelivered first, then carrier one says delivered: each applies to its own message only.
+    expect(await deliver(two.sessions[0]!, receipt('UNDELIV', 5))).toBe(0);
+    expect(await deliver(one.sessions[0]!, receipt('DELIVRD', 2))).toBe(0);
+    const done = await until(() => messagesOf(t, a.accountId), (m) => m.every((x) => x.status !== 'sent'), 'both final');
+    expect(done.find((m) => m.recipient === auTo)).toMatchObject({ smsc_carrier: 'one', smsc_message_id: 'same1', status: 'delivered' });
+    expect(done.find((m) => m.recipient === nzTo)).toMatchObject({ smsc_carrier: 'two', smsc_message_id: 'same1', status: 'failed' });
+  });
+
+  it('four binds to one SMSC share its messages within 10% and never exceed their TPS', async () => {
+    const smsc = await npmSmsc();
+    const TPS = 20;
+    const t = await tasmanWith({ carriers: [carrier('quad', smsc.port, { binds: 4, tps: TPS, window: 5 })] });
+    const times = new Map<unknown, number[]>();
+    smsc.onSubmit = (r, respond) => {
+      const list = times.get(r.session) ?? [];
+      list.push(performance.now());
+      times.set(r.session, list);
+      respond();
+    };
+    const total = 320;
+    const a = await createAccount(t.app, { credits: total });
+    const recipients = new Set<string>();
+    while (recipients.size < total) recipients.add(mobile());
+    expect((await call(t.app, a.apiKey, 'POST', '/send-batch', { recipients: [...recipients], message: 'shared' })).status).toBe(200);
+    const sent = await until(() => messagesOf(t, a.accountId), (m) => m.every((x) => x.status === 'sent'), 'every submit', 120_000);
+
+    const perBind = [0, 1, 2, 3].map((b) => sent.filter((m) => m.smsc_bind === b).length);
+    const mean = total / 4;
+    for (const n of perBind) expect(Math.abs(n - mean), `per bind ${perBind.join(', ')}`).toBeLessThanOrEqual(mean * 0.1);
+    expect(times.size).toBe(4);
+    // Per connection, any one second holds at most TPS submits, plus the bucket's 10 ms of burst (one token here).
+    for (const list of times.values()) {
+      for (let i = 0; i < list.length; i++) {
+        const within = list.filter((x) => x >= list[i]! && x < list[i]! + 1000).length;
+        expect(within).toBeLessThanOrEqual(TPS + 1);
+      }
+    }
+  });
+});
