@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countParts } from '../messages/parts.ts';
-import { generateLinkCode, isLinkCode, shortenUrls } from './shorten.ts';
+import { generateLinkCode, isLinkCode, shortenUrls, trackedBody } from './shorten.ts';
 
 const BASE = 'https://t.example/o';
 
@@ -54,5 +54,19 @@ describe('link codes', () => {
 
   it.each(['', 'Ab3dE9xYZ', 'Ab3dE9x-', '../../xy', 'Ab3dE9é1'])('isLinkCode refuses %j', (s) => {
     expect(isLinkCode(s)).toBe(false);
+  });
+});
+
+describe('trackedBody', () => {
+  it('leaves the body and writes nothing without tracking, or when tracking finds no URL', () => {
+    expect(trackedBody('go https://a.io', BASE, false)).toEqual({ body: 'go https://a.io', links: null });
+    expect(trackedBody('no links', BASE, true)).toEqual({ body: 'no links', links: null });
+    expect(trackedBody(`only ${BASE}/Ab3dE9x`, BASE, true)).toEqual({ body: `only ${BASE}/Ab3dE9x`, links: null });
+  });
+
+  it('shortens with tracking', () => {
+    const { body, links } = trackedBody('go https://a.io', BASE, true);
+    expect(links).toHaveLength(1);
+    expect(body).toBe(`go ${BASE}/${links![0]!.code}`);
   });
 });

@@ -42,3 +42,13 @@ export function shortenUrls(body: string, base: string, random?: (n: number) => 
   });
   return { body: shortened, links };
 }
+
+/**
+ * The body as sent: with tracking, its URLs shortened and the links to write; without tracking (or without any
+ * URL), the body untouched and null, so nothing else is written.
+ */
+export function trackedBody(body: string, base: string, track: boolean): { body: string; links: NewLink[] | null } {
+  if (!track) return { body, links: null };
+  const shortened = shortenUrls(body, base);
+  return shortened.links.length > 0 ? shortened : { body, links: null };
+}

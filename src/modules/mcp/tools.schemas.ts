@@ -4,7 +4,7 @@ import { Balance, TransferRequest, TransferResult, AccountList } from '../accoun
 import { CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';
 import { InboxList, InboxQuery } from '../inbox/inbox.schemas.ts';
 import {
-  BatchRequest, BatchResult, CancelResult, MessageList, MessageListQuery, MessageResponse, ReplyRequest, SendPreview, SendRequest, SendResult,
+  BatchRequest, BatchResult, CancelResult, MessageDetail, MessageList, MessageListQuery, ReplyRequest, SendPreview, SendRequest, SendResult,
 } from '../messages/messages.schemas.ts';
 import type { BatchInput } from '../messages/messages.service.ts';
 import { NumberList } from '../numbers/numbers.schemas.ts';
@@ -121,9 +121,9 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'get_message', title: 'Get a message', op: 'getMessage',
-    description: 'A sent message and its delivery receipt: status scheduled, queued, sent, delivered, failed or cancelled. '
-      + 'Needs the read scope.',
-    ...onId('message_id'), output: MessageResponse, annotations: READ,
+    description: 'A sent message and its delivery receipt: status scheduled, queued, sent, delivered, failed or cancelled; '
+      + 'with link_tracking, its short links and their clicks. Needs the read scope.',
+    ...onId('message_id'), output: MessageDetail, annotations: READ,
   },
   {
     name: 'get_campaign', title: 'Get a campaign', op: 'getCampaign',

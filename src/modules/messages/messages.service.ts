@@ -21,7 +21,7 @@ import { cancelScheduled, messageStatus } from '../scheduling/schedule.repo.ts';
 import { parseSendAt } from './send-at.ts';
 import { releaseTime } from '../settings/quiet-hours.ts';
 import { listAccountMessages, type MessageListQuery } from './message-list.service.ts';
-import { shortenUrls, type NewLink } from '../links/shorten.ts';
+import { trackedBody } from '../links/shorten.ts';
 import { insertLinks } from '../links/links.repo.ts';
 import type { LinkService, LinkView } from '../links/links.service.ts';
 
@@ -176,15 +176,8 @@ export function createMessageService(deps: MessageServiceDeps) {
     return { code, url: `${deps.optoutLinkBase}/${code}` };
   };
 
-  /**
-   * With link tracking, the finished body's URLs become short links (one code per URL and recipient); parts and
-   * credits are counted on the result. Without it the body is untouched and nothing else is written.
-   */
-  function tracked(body: string, track: boolean): { body: string; links: NewLink[] | null } {
-    if (!track) return { body, links: null };
-    const shortened = shortenUrls(body, deps.optoutLinkBase);
-    return shortened.links.length > 0 ? shortened : { body, links: null };
-  }
+  // Link tracking: the finished body's URLs become short links; parts and credits are counted on the result.
+  const tracked = (body: string, track: boolean) => trackedBody(body, deps.optoutLinkBase, track);
 
   /** The body of a single send: {{OptOutLink}} and {{SendingNumber}} filled in, links shortened, then checked and counted. */
   function singleBody(template: string, sendingNumber: string | null, track: boolean) {
