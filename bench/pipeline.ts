@@ -10,12 +10,11 @@
 // Usage: DATABASE_URL=postgres://…/an_empty_database npx tsx bench/pipeline.ts   (unset: the embedded PostgreSQL in a temp dir)
 // Knobs: BENCH_BATCHES (10), BENCH_SINGLE (500), BENCH_SINGLE_RPS (50), BENCH_CPU_PROF=<dir> (server --cpu-prof).
 import { readFileSync, rmSync } from 'node:fs';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import { benchSetup, call, deliverableRecipients, startTasmanProcess } from './tasman-process.ts';
+import { benchSetup, call, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
 const BATCH_SIZE = 1000;
@@ -37,21 +36,6 @@ const recipient = deliverableRecipients();
 const externalSim = process.env.BENCH_EXTERNAL_SIM === '1';
 const simulator = externalSim ? await startSimulatorProcess() : null;
 
-async function startSimulatorProcess(): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', 'bin', 'tasman.js'), 'simulator'], {
-    env: { ...process.env, SIM_PORT: '0', SIM_CONTROL_PORT: '0', SIM_DLR_DELAY_MS: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve) => {
-    let buffer = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buffer += d.toString();
-      const match = /"smpp":"127\.0\.0\.1:(\d+)"/.exec(buffer);
-      if (match) resolve(Number(match[1]));
-    });
-  });
-  return { port, child };
-}
 
 const proc = await startTasmanProcess({
   ...(simulator ? { SMPP_HOST: '127.0.0.1', SMPP_PORT: String(simulator.port) } : {}),

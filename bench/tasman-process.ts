@@ -1,5 +1,6 @@
 // `tasman start` in a child process for the benchmarks: test/support/process.ts with profiling flags and the
 // server's errors echoed.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,8 +21,8 @@ export function profileFlags(): string[] {
  * Benchmarks without SMPP_HOST mean the built-in simulator, on whatever database: TASMAN_SIMULATOR says so, since
  * `tasman start` refuses DATABASE_URL without a carrier otherwise.
  */
-export function startTasmanProcess(env: Record<string, string>, nodeArgs: string[] = profileFlags()): Promise<BenchProcess> {
-  return startProcess({ TASMAN_SIMULATOR: 'true', ...env }, { nodeArgs, echoErrors: true });
+export function startTasmanProcess(env: Record<string, string>, nodeArgs: string[] = profileFlags(), bin?: string): Promise<BenchProcess> {
+  return startProcess({ TASMAN_SIMULATOR: 'true', ...env }, { nodeArgs, echoErrors: true, ...(bin ? { bin } : {}) });
 }
 
 /** One JSON request to the server under test. */
@@ -54,4 +55,21 @@ export function benchSetup(name: string) {
     dataDir: mkdtempSync(path.join(tmpdir(), `tasman-bench-${name}-`)),
     print: (figure: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ db, ...figure })}\n`),
   };
+}
+
+/** `tasman simulator` in its own process (receipts at once), as an SMSC elsewhere would be; resolves with its SMPP port. */
+export async function startSimulatorProcess(env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', 'bin', 'tasman.js'), 'simulator'], {
+    env: { ...process.env, SIM_PORT: '0', SIM_CONTROL_PORT: '0', SIM_DLR_DELAY_MS: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve) => {
+    let buffer = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buffer += d.toString();
+      const match = /"smpp":"127\.0\.0\.1:(\d+)"/.exec(buffer);
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  return { port, child };
 }

@@ -20,11 +20,13 @@ export interface StartOptions {
   echoErrors?: boolean;
   /** Every line it writes to stdout, as it comes (logs keeps only the last 200). */
   onLine?: (line: string) => void;
+  /** Another checkout's bin/tasman.js (benchmarks comparing two builds). */
+  bin?: string;
 }
 
 /** Starts `tasman start` as a real child process and resolves once it logs that it started. */
 export async function startProcess(env: Record<string, string>, options: StartOptions = {}): Promise<TasmanProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, 'start'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? bin, 'start'], {
     env: { ...process.env, PORT: '0', SIM_PORT: '0', SIM_CONTROL_PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', TASMAN_SIMULATOR: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { preparedRows, type Executor } from '../../platform/db/client.ts';
 import { senderExpression, senderParams, type RequestedSender } from '../senders/senders.repo.ts';
-import { dailyCapCount } from './daily-cap.ts';
+import { dailyCapAllows, dailyCapCount } from './daily-cap.ts';
 import type { NewLink } from '../links/shorten.ts';
 
 /** One `/send`, ready to write: everything the statement needs, decided before it runs. */
@@ -40,11 +40,13 @@ export interface SendOutcome {
   dailyExceeded: boolean;
 }
 
-// The shared send rules, applied to each request row (r): built once, they carry no values.
+// The shared send rules, applied to each request row (r) and its account (a): built once, they carry no values.
 const SENDER = senderExpression({ accountId: sql`r.account_id`, parentId: sql`r.parent_id`, kind: sql`r.kind`, value: sql`r.value`, shared: sql`r.shared_sender` });
-// The batch's Sydney day (requests of one statement are at most a round trip apart; the newest day counts).
+const COUNT_ONE = dailyCapCount('a', sql`1`, sql`rs.today`);
+const FITS_ONE = dailyCapAllows('a', sql`1`, sql`rs.today`);
+// The walk's day: the batch's Sydney day (its requests are at most a round trip apart; the newest day counts).
 const DAY = sql`(select max(r.today) from r)`;
-const COUNT_TODAY = dailyCapCount('a', sql`t.n`, DAY);
+const COUNT_SUM = dailyCapCount('a', sql`t.n`, DAY);
 
 interface OutcomeRow {
   idx: number;
@@ -55,31 +57,8 @@ interface OutcomeRow {
   daily_exceeded: boolean;
 }
 
-/**
- * Any number of single sends, of any accounts (several of one account too), in ONE statement: per request it
- * resolves the sender and checks the opt-out list; then, account by account in request order, it accepts each
- * request whose parts fit the balance left by the requests accepted before it and whose message fits the daily
- * cap (exactly as if they had run one after another); it debits each account once by the sum it accepted, rolls
- * up named campaigns, and writes the messages, their short links and their ledger rows (balance_after in request order). A request
- * that fails a check writes nothing and does not disturb the others. The statement commits atomically on its
- * own, so a caller's 2xx always follows its commit; the send service groups concurrent requests into one call
- * (group commit).
- *
- * The accounts are locked (in id order, so two such statements cannot deadlock) before their balances are read:
- * a locking read returns the newest committed row, so the walk starts from the real balance.
- */
-export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<SendOutcome[]> {
-  // A plain literal per row, not a spread: V8 builds spread objects in a slow form, and stringifying them made
-  // building this statement ten times slower (400 µs against 38 µs for 20 requests, measured in isolation).
-  const payload = JSON.stringify(sends.map((s, idx) => ({
-    kind: senderParams(s.requestedSender).kind, value: senderParams(s.requestedSender).value,
-    idx, id: s.id, ledger_id: s.ledgerId, campaign_id: s.campaignId, account_id: s.accountId,
-    parent_id: s.senderParentId, optout_exempt: s.optoutExempt, recipient: s.recipient, country: s.country,
-    body: s.body, parts: s.parts, optout_code: s.optoutCode, campaign_name: s.campaignName,
-    shared_sender: s.sharedSender, today: s.today, metadata: s.metadata, scheduled_at: s.scheduledAt, links: s.links ?? null,
-  })));
-  const found = await preparedRows<OutcomeRow>(db, sql`
-    with recursive r as (
+/** The requests as rows (r), with each one's sender and opt-out decided (rs). */
+const input = (payload: string) => sql`r as (
       select * from jsonb_to_recordset(${payload}::jsonb) as r(
         idx int, id uuid, ledger_id uuid, campaign_id uuid, account_id uuid, parent_id uuid, optout_exempt boolean,
         recipient text, country text, body text, parts int, optout_code text, campaign_name text,
@@ -91,7 +70,96 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
         (not r.optout_exempt and exists (
           select 1 from optouts o where o.account_id = r.account_id and o.number = r.recipient)) as opted_out
       from r
+    )`;
+
+/**
+ * Any number of single sends in ONE statement: per request it resolves the sender, checks the opt-out list and
+ * the daily cap, debits the balance, rolls up the named campaign, and writes the message, its short links and its ledger row. A
+ * request that fails a check writes nothing and does not disturb the others. The statement commits atomically on
+ * its own, so a caller's 2xx always follows its commit; the send service groups concurrent requests into one
+ * call (group commit). Accounts are locked in id order first, so two such statements can never deadlock.
+ *
+ * Several requests of one account are walked in request order: each is accepted when its parts fit the balance
+ * left by the ones accepted before it and its message fits the daily cap (as if they had run one after another),
+ * and the account is debited once by their sum. That walk costs the database 7–33% more per request than the
+ * plain statement (measured), so the plain one serves batches whose accounts are all different.
+ */
+export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<SendOutcome[]> {
+  // A plain literal per row, not a spread: V8 builds spread objects in a slow form, and stringifying them made
+  // building this statement ten times slower (400 µs against 38 µs for 20 requests, measured in isolation).
+  const payload = JSON.stringify(sends.map((s, idx) => ({
+    kind: senderParams(s.requestedSender).kind, value: senderParams(s.requestedSender).value,
+    idx, id: s.id, ledger_id: s.ledgerId, campaign_id: s.campaignId, account_id: s.accountId,
+    parent_id: s.senderParentId, optout_exempt: s.optoutExempt, recipient: s.recipient, country: s.country,
+    body: s.body, parts: s.parts, optout_code: s.optoutCode, campaign_name: s.campaignName,
+    shared_sender: s.sharedSender, today: s.today, metadata: s.metadata, scheduled_at: s.scheduledAt, links: s.links ?? null,
+  })));
+  const accounts = new Set(sends.map((s) => s.accountId));
+  const found = await preparedRows<OutcomeRow>(db, accounts.size === sends.length ? distinct(payload) : walked(payload));
+  const byIdx = new Map(found.map((row) => [row.idx, row]));
+  return sends.map((_, idx) => {
+    const row = byIdx.get(idx);
+    if (!row) throw new Error('account vanished during send');
+    return {
+      ok: row.credits_after !== null,
+      creditsAfter: row.credits_after,
+      creditsBefore: row.credits_before,
+      senderOk: row.sender_ok,
+      optedOut: row.opted_out,
+      dailyExceeded: row.daily_exceeded,
+    };
+  });
+}
+
+/** One request per account: a conditional debit each. */
+const distinct = (payload: string) => sql`
+    with ${input(payload)},
+    lck as (select a.id from accounts a where a.id in (select account_id from r) order by a.id for no key update),
+    debit as (
+      update accounts a set credits = a.credits - rs.parts, ${COUNT_ONE}
+      from rs
+      where a.id = rs.account_id and a.id in (select id from lck)
+        and rs.sender is not null and not rs.opted_out and a.credits >= rs.parts
+        and ${FITS_ONE}
+      returning rs.idx, a.credits
     ),
+    camp as (
+      insert into campaigns (id, account_id, name, message_body, recipient_count, parts_per_message, total_credits)
+      select rs.campaign_id, rs.account_id, rs.campaign_name, rs.body, 1, rs.parts, rs.parts
+      from rs join debit d on d.idx = rs.idx where rs.campaign_name is not null
+      on conflict (account_id, name) where name is not null do update
+        set recipient_count = campaigns.recipient_count + 1,
+            total_credits = campaigns.total_credits + excluded.total_credits
+      returning id, account_id
+    ),
+    msg as (
+      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata, status, scheduled_at)
+      select rs.id, rs.account_id, c.id, rs.recipient, rs.country, rs.sender, rs.body, rs.parts, rs.parts, rs.optout_code, rs.metadata,
+             case when rs.scheduled_at is null then 'queued' else 'scheduled' end, rs.scheduled_at
+      from rs join debit d on d.idx = rs.idx left join camp c on c.account_id = rs.account_id
+    ),
+    lnk as (
+      insert into message_links (code, account_id, message_id, position, url)
+      select l.code, rs.account_id, rs.id, l.position, l.url
+      from rs join debit d on d.idx = rs.idx cross join lateral jsonb_to_recordset(rs.links) as l(code text, position smallint, url text)
+      where rs.links is not null
+    ),
+    led as (
+      insert into credit_ledger (id, account_id, kind, delta, balance_after, message_id, campaign_id)
+      select rs.ledger_id, rs.account_id, 'send', -rs.parts, d.credits, rs.id, c.id
+      from rs join debit d on d.idx = rs.idx left join camp c on c.account_id = rs.account_id
+    )
+    select rs.idx, d.credits as credits_after, a.credits as credits_before, rs.sender is not null as sender_ok,
+           rs.opted_out,
+           not ${FITS_ONE} as daily_exceeded
+    from rs join accounts a on a.id = rs.account_id left join debit d on d.idx = rs.idx`;
+
+/**
+ * Several requests of an account: the accounts are locked before their balances are read (a locking read returns
+ * the newest committed row, so the walk starts from the real balance), then walked request by request.
+ */
+const walked = (payload: string) => sql`
+    with recursive ${input(payload)},
     lck as (
       select a.id, a.credits, a.daily_limit,
              case when a.daily_day = ${DAY} then a.daily_count else 0 end as used
@@ -118,7 +186,7 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
       from ok join el e on e.idx = ok.idx group by e.account_id
     ),
     debit as (
-      update accounts a set credits = a.credits - t.parts, ${COUNT_TODAY}
+      update accounts a set credits = a.credits - t.parts, ${COUNT_SUM}
       from tot t where a.id = t.account_id and a.credits >= t.parts
       returning a.id
     ),
@@ -157,18 +225,4 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
            rs.sender is not null as sender_ok, rs.opted_out, coalesce(not w.day_ok, false) as daily_exceeded
     from rs join lck l on l.id = rs.account_id
     left join walk w on w.idx = rs.idx and w.k > 0
-    left join acc on acc.idx = rs.idx`);
-  const byIdx = new Map(found.map((row) => [row.idx, row]));
-  return sends.map((_, idx) => {
-    const row = byIdx.get(idx);
-    if (!row) throw new Error('account vanished during send');
-    return {
-      ok: row.credits_after !== null,
-      creditsAfter: row.credits_after,
-      creditsBefore: row.credits_before,
-      senderOk: row.sender_ok,
-      optedOut: row.opted_out,
-      dailyExceeded: row.daily_exceeded,
-    };
-  });
-}
+    left join acc on acc.idx = rs.idx`;

@@ -1,0 +1,203 @@
+// Tasman against Debian's Kannel 1.4.5 (bearerbox + smsbox, spool store, HTTP sendsms → SMPP, window 100) on
+// loopback, both bound to ONE SMSC simulator (`tasman simulator` in its own process, receipts at once), in
+// alternating rounds (Kannel first in even rounds, Tasman first in odd ones), with 100 keys and with 1 key.
+// Per round and system:
+//  - accept rate: N requests (CONNECTIONS at a time; Tasman POST /send, Kannel GET /cgi-bin/sendsms), first
+//    request → last answer; p99 of each request's answer time;
+//  - end-to-end rate: first request → the last delivery callback for the round (Tasman's `message.dlr` webhook,
+//    Kannel's dlr-url with dlr-mask 1, both to a receiver in this process);
+//  - CPU per message: user + system time over the round of Tasman's process tree plus the PostgreSQL backends of
+//    its database, against bearerbox + smsbox;
+//  - memory at rest: resident set of Tasman's process tree (the node process(es); PostgreSQL's shared buffers are
+//    not counted) against bearerbox + smsbox, read before each round when the previous one is finished.
+// One JSON line per round (the two systems and their ratios, Tasman / Kannel) and one per key count with the
+// medians of the per-round ratios.
+// Usage: createdb -h 127.0.0.1 -U postgres bench_kannel;
+//   flock /tmp/tasman-bench.lock env DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_kannel npx tsx bench/kannel.ts
+// Knobs: BENCH_ROUNDS (11), BENCH_MESSAGES (20000), BENCH_CONNECTIONS (50), BENCH_KEYS ("100,1").
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { rmSync } from 'node:fs';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { startKannel, KANNEL_PASSWORD, KANNEL_PORTS, type Kannel } from './kannel-setup.ts';
+import { cpuByPid, treeCpuMs, treeRssMb } from './proc-stats.ts';
+import { benchSetup, type BenchProcess, call, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const KEY_COUNTS = (process.env.BENCH_KEYS ?? '100,1').split(',').map(Number);
+const TEXT = 'Your order has shipped';
+const { databaseUrl, dataDir, print } = benchSetup('kannel');
+if (!databaseUrl) throw new Error('bench/kannel.ts compares Tasman on PostgreSQL: set DATABASE_URL to an empty database');
+
+const now = () => performance.now();
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const median = (xs: number[]) => pct(xs, 0.5);
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const recipient = deliverableRecipients();
+
+// Delivery callbacks of both systems. A callback may overtake the answer to its own request, so ids seen before
+// their answer wait in `early`.
+let expected = new Set<string>();
+let early = new Set<string>();
+let delivered = 0;
+let lastCallback = 0;
+const callback = (id: string) => {
+  if (expected.delete(id)) { delivered += 1; lastCallback = now(); } else early.add(id);
+};
+const accepted = (id: string) => {
+  if (early.delete(id)) { delivered += 1; lastCallback = now(); } else expected.add(id);
+};
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    if (req.url?.startsWith('/k?')) callback(new URL(req.url, 'http://x').searchParams.get('i') ?? '');
+    else {
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type?: string; message?: { id: string } };
+        if (body.message?.id) callback(body.message.id);
+      } catch { /* not ours */ }
+    }
+    res.writeHead(200).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+// Everything started is stopped in `finally`, also when a later start fails.
+const cleanup: Array<() => Promise<unknown> | unknown> = [() => { receiver.closeAllConnections(); receiver.close(); }, () => rmSync(dataDir, { recursive: true, force: true })];
+async function started<T>(start: Promise<T>, stop: (it: T) => Promise<unknown> | unknown): Promise<T> {
+  const it = await start;
+  cleanup.unshift(() => stop(it));
+  return it;
+}
+
+interface System {
+  name: 'tasman' | 'kannel';
+  roots: () => number[];
+  /** extra CPU counted for the system over a round (PostgreSQL backends) */
+  backends: () => Promise<number[]>;
+  send(key: number, tag: string): Promise<void>;
+}
+
+/** Tasman's accounts (each with its delivery webhook on the receiver) and the two systems as the rounds drive them. */
+async function setUp(kannel: Kannel, tasman: BenchProcess, db: pg.Client): Promise<System[]> {
+  const tasmanKeys: string[] = [];
+  for (let i = 0; i < Math.max(...KEY_COUNTS); i += 1) {
+    const created = await call('POST', `${tasman.url}/admin/accounts`, 'bench-admin', { business_name: `Kannel bench ${i}`, email: `kb${i}@example.com`, credits: 100_000_000 });
+    if (created.status !== 201) throw new Error(`account: ${JSON.stringify(created.json)}`);
+    const key = created.json.api_key as string;
+    const hook = await call('PUT', `${tasman.url}/webhooks/delivery`, key, { url: `${receiverUrl}/t`, enabled: true });
+    if (hook.status !== 200) throw new Error(`webhook: ${JSON.stringify(hook.json)}`);
+    tasmanKeys.push(key);
+  }
+
+  const tasmanPool = await started(Promise.resolve(new Pool(tasman.url, { connections: CONNECTIONS })), (p) => p.close());
+  const kannelPool = await started(Promise.resolve(new Pool(`http://127.0.0.1:${KANNEL_PORTS.sendsms}`, { connections: CONNECTIONS })), (p) => p.close());
+  return [
+    {
+      name: 'tasman', roots: () => [tasman.child.pid!],
+      backends: async () => (await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => r.pid),
+      async send(key) {
+        const res = await tasmanPool.request({
+          method: 'POST', path: '/send', body: JSON.stringify({ to: recipient(), message: TEXT }),
+          headers: { authorization: `Bearer ${tasmanKeys[key]}`, 'content-type': 'application/json' },
+        });
+        const body = await res.body.json() as { message_id?: string };
+        if (res.statusCode !== 200 || !body.message_id) throw new Error(`tasman /send ${res.statusCode}: ${JSON.stringify(body)}`);
+        accepted(body.message_id);
+      },
+    },
+    {
+      name: 'kannel', roots: () => [kannel.bearerbox.pid!, kannel.smsbox.pid!], backends: async () => [],
+      async send(key, tag) {
+        const q = new URLSearchParams({
+          username: `k${key}`, password: KANNEL_PASSWORD, from: '61400000000', to: recipient().slice(1), text: TEXT,
+          'dlr-mask': '1', 'dlr-url': `${receiverUrl}/k?i=${tag}&t=%d`,
+        });
+        const res = await kannelPool.request({ method: 'GET', path: `/cgi-bin/sendsms?${q}` });
+        const text = await res.body.text();
+        if (res.statusCode !== 202) throw new Error(`kannel sendsms ${res.statusCode}: ${text}`);
+        accepted(tag);
+      },
+    },
+  ];
+}
+
+async function runRound(system: System, keys: number, messages: number, roundTag: string) {
+  await new Promise((r) => setTimeout(r, 1000));
+  const rssMb = treeRssMb(system.roots());
+  expected = new Set(); early = new Set(); delivered = 0;
+  const pgBefore = cpuByPid(await system.backends());
+  const cpuBefore = treeCpuMs(system.roots());
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (next < messages) {
+      const i = next++;
+      const t = now();
+      await system.send(i % keys, `${roundTag}-${i}`);
+      latencies.push(now() - t);
+    }
+  }));
+  const acceptedAt = now();
+  const until = Date.now() + 120_000 + messages * 10;
+  while (delivered < messages) {
+    if (Date.now() > until) throw new Error(`${system.name}: ${delivered} of ${messages} delivered`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  let pgCpu = 0;
+  for (const [pid, ms] of cpuByPid(await system.backends())) pgCpu += ms - (pgBefore.get(pid) ?? 0);
+  const cpuMs = treeCpuMs(system.roots()) - cpuBefore + pgCpu;
+  return {
+    accept_per_s: Math.round(messages / ((acceptedAt - t0) / 1000)),
+    e2e_per_s: Math.round(messages / ((lastCallback - t0) / 1000)),
+    p99_ms: round2(pct(latencies, 0.99)), p50_ms: round2(pct(latencies, 0.5)),
+    cpu_ms_per_msg: round2(cpuMs / messages), rss_mb: rssMb,
+  };
+}
+
+try {
+  const sim = await started(startSimulatorProcess(), (it) => it.child.kill('SIGTERM'));
+  const kannelUsers = Array.from({ length: Math.max(...KEY_COUNTS) }, (_, i) => `k${i}`);
+  const kannel = await started(startKannel(`${dataDir}/kannel`, sim.port, kannelUsers), (it) => it.stop());
+  const tasman = await started(startTasmanProcess({
+    DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TASMAN_ADMIN_TOKEN: 'bench-admin', TASMAN_SIMULATOR: 'false',
+    SMPP_HOST: '127.0.0.1', SMPP_PORT: String(sim.port), SMPP_WINDOW: '100', LOG_LEVEL: 'info',
+    RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000', WEBHOOK_ALLOW_PRIVATE: 'true',
+  }), (it) => it.stop());
+  const db = await started((async () => { const c = new pg.Client({ connectionString: databaseUrl }); await c.connect(); return c; })(), (c) => c.end());
+  const systems = await setUp(kannel, tasman, db);
+  // warm-up (not reported): JIT, connection pools, SMPP windows
+  for (const s of systems) await runRound(s, 1, Math.min(2000, MESSAGES), `w-${s.name}`);
+  for (const keys of KEY_COUNTS) {
+    const ratios: Record<string, number[]> = { accept: [], e2e: [], p99: [], cpu: [], rss: [] };
+    const tasmanRuns: Array<Awaited<ReturnType<typeof runRound>>> = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order = round % 2 === 0 ? [systems[1]!, systems[0]!] : [systems[0]!, systems[1]!];
+      const out: Record<string, Awaited<ReturnType<typeof runRound>>> = {};
+      for (const s of order) out[s.name] = await runRound(s, keys, MESSAGES, `${keys}-${round}-${s.name}`);
+      const t = out.tasman!;
+      const k = out.kannel!;
+      tasmanRuns.push(t);
+      const ratio = {
+        accept: round2(t.accept_per_s / k.accept_per_s), e2e: round2(t.e2e_per_s / k.e2e_per_s),
+        p99: round2(t.p99_ms / k.p99_ms), cpu: round2(t.cpu_ms_per_msg / k.cpu_ms_per_msg), rss: round2(t.rss_mb / k.rss_mb),
+      };
+      for (const [name, v] of Object.entries(ratio)) ratios[name]!.push(v);
+      print({ bench: 'kannel-round', keys, round, first: order[0]!.name, messages: MESSAGES, tasman: t, kannel: k, ratio });
+    }
+    print({
+      bench: 'kannel-median', keys, rounds: ROUNDS, messages: MESSAGES, connections: CONNECTIONS,
+      accept_ratio: median(ratios.accept!), e2e_ratio: median(ratios.e2e!), p99_ratio: median(ratios.p99!),
+      cpu_ratio: median(ratios.cpu!), rss_ratio: median(ratios.rss!),
+      tasman_p99_ms_median: median(tasmanRuns.map((r) => r.p99_ms)),
+    });
+  }
+} finally {
+  for (const stop of cleanup) await stop();
+}

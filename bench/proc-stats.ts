@@ -1,0 +1,49 @@
+// CPU time and resident memory of a process and its descendants, read from /proc (Linux), for benchmarks that
+// compare whole systems (bench/kannel.ts). CPU is user + system time in milliseconds.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+const PAGE_KB = 4;
+
+interface Stat { pid: number; ppid: number; cpuMs: number; rssKb: number }
+
+function stat(pid: number): Stat | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name is in parentheses and may hold spaces: fields start after the last ')'
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { pid, ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS, rssKb: Number(fields[21]) * PAGE_KB };
+  } catch {
+    return null; // gone
+  }
+}
+
+function all(): Stat[] {
+  const out: Stat[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = stat(Number(name));
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/** The given pids and every descendant of theirs. */
+export function tree(roots: number[]): Stat[] {
+  const stats = all();
+  const keep = new Set(roots);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const s of stats) if (!keep.has(s.pid) && keep.has(s.ppid)) { keep.add(s.pid); grew = true; }
+  }
+  return stats.filter((s) => keep.has(s.pid));
+}
+
+/** CPU milliseconds per pid (for a difference over a round, where processes may come and go). */
+export function cpuByPid(pids: number[]): Map<number, number> {
+  return new Map(pids.map((pid) => [pid, stat(pid)?.cpuMs ?? 0]));
+}
+
+export const treeCpuMs = (roots: number[]): number => tree(roots).reduce((sum, s) => sum + s.cpuMs, 0);
+export const treeRssMb = (roots: number[]): number => Math.round(tree(roots).reduce((sum, s) => sum + s.rssKb, 0) / 1024);
