@@ -74,10 +74,10 @@ const input = (payload: string) => sql`r as (
 
 /**
  * Any number of single sends in ONE statement: per request it resolves the sender, checks the opt-out list and
- * the daily cap, debits the balance, rolls up the named campaign, and writes the message, its short links and its ledger row. A
- * request that fails a check writes nothing and does not disturb the others. The statement commits atomically on
- * its own, so a caller's 2xx always follows its commit; the send service groups concurrent requests into one
- * call (group commit). Accounts are locked in id order first, so two such statements can never deadlock.
+ * the daily cap, debits the balance, rolls up the named campaign, and writes the message, its short links and its
+ * ledger row. A request that fails a check writes nothing and does not disturb the others. The statement commits
+ * atomically on its own, so a caller's 2xx always follows its commit; the send service groups concurrent requests
+ * into one call (group commit). Accounts are locked in id order first, so two such statements can never deadlock.
  *
  * Several requests of one account are walked in request order: each is accepted when its parts fit the balance
  * left by the ones accepted before it and its message fits the daily cap (as if they had run one after another),
