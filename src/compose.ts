@@ -292,7 +292,12 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     // Filled once the workers run; readiness and metrics read it when asked.
     const carrierSources: Array<() => CarrierStatus[]> = [];
     const carrierStatus = () => carrierSources.flatMap((status) => status());
-    metrics.watch({ queues: () => queueSizes(services.db), carriers: carrierStatus });
+    metrics.watch({
+      queues: () => queueSizes(services.db), carriers: carrierStatus,
+      binds: () => (carriers?.view().carriers ?? []).flatMap((c) => c.binds.map((b) => ({
+        carrier: c.id, bind: b.index, bound: b.state === 'bound', inFlight: b.inFlight, submitsPerSecond: b.submitsPerSecond, errors: b.errors,
+      }))),
+    });
     const health = createHealthService({ db: services.db, carriers: carrierStatus, checksCarriers: roles.workers });
 
     const app = await buildApp({

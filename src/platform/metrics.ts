@@ -4,6 +4,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export interface MetricSources {
   queues(): Promise<Array<{ queue: string; depth: number; oldestSeconds: number }>>;
   carriers(): Array<{ name: string; bound: boolean }>;
+  /** Every bind of every carrier of this process (several per carrier with TASMAN_CARRIERS). */
+  binds?(): Array<{ carrier: string; bind: number; bound: boolean; inFlight: number; submitsPerSecond: number; errors: number }>;
 }
 
 /**
@@ -52,6 +54,16 @@ export function createMetrics() {
       for (const c of sources?.carriers() ?? []) this.set({ carrier: c.name }, c.bound ? 1 : 0);
     },
   });
+  const perBind = (name: string, help: string, value: (b: NonNullable<ReturnType<NonNullable<MetricSources['binds']>>>[number]) => number) => new Gauge({
+    name, help, labelNames: ['carrier', 'bind'], registers,
+    collect() {
+      for (const b of sources?.binds?.() ?? []) this.set({ carrier: b.carrier, bind: String(b.bind) }, value(b));
+    },
+  });
+  perBind('tasman_carrier_bind_up', '1 when this bind of the carrier is bound', (b) => (b.bound ? 1 : 0));
+  perBind('tasman_carrier_bind_in_flight', 'submit_sm sent on this bind and not yet answered', (b) => b.inFlight);
+  perBind('tasman_carrier_bind_submits_per_second', 'accepted submit_sm per second on this bind over the last 10 s', (b) => b.submitsPerSecond);
+  perBind('tasman_carrier_bind_errors', 'failed submits on this bind since the process started', (b) => b.errors);
   return metrics;
 }
 

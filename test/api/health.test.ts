@@ -68,6 +68,7 @@ describe('readiness of the worker role', () => {
         if ((sample(page, 'tasman_receipts_total{status="delivered"}') ?? 0) >= 1) {
           expect(sample(page, 'tasman_messages_submitted_total')).toBe(1);
           expect(sample(page, 'tasman_smpp_bind_up{carrier="default"}')).toBe(1);
+          expect(sample(page, 'tasman_carrier_bind_up{carrier="default",bind="0"}')).toBe(1);
           return;
         }
         await new Promise((r) => setTimeout(r, 50));

@@ -158,6 +158,9 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       }
       case 'submit_sm': {
         if (conn.bound !== 'transmitter' && conn.bound !== 'transceiver') return responseTo(pdu, Status.ESME_RINVBNDSTS);
+        // Shutting down: its unbind is on the way, and an answer written after it would be lost to the ESME (which
+        // closes on unbind), so the message would be sent twice. Refuse (temporary), as an SMSC going down does.
+        if (stopped) return responseTo(pdu, Status.ESME_RSYSERR);
         const outcome = outcomeFor(pdu.destinationAddr);
         if (outcome === 'refused') return responseTo(pdu, Status.ESME_RINVDSTADR);
         const messageId = randomBytes(6).toString('hex').toUpperCase();
