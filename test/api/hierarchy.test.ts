@@ -48,6 +48,8 @@ describe('POST /accounts', () => {
         email: 'owner@acme.test', parent_account_id: parent.accountId, created_at: expect.stringMatching(/Z$/),
         hierarchy_enabled: false, optout_exempt: true, inherit_parent_senders: false, abn: '51824753556',
         sending_number: null, default_sender_id_value: null,
+        // The settings a new sub-account starts with (GET/PUT /settings).
+        time_zone: 'Australia/Sydney', quiet_hours: null, link_tracking: false,
       },
     });
     expect(await ledger(id)).toEqual([{ kind: 'allocate', delta: 20, balance_after: 20, counterparty_id: parent.accountId }]);
