@@ -4,14 +4,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from './platform/logger.ts';
-import type { Services, SimulatorHandle } from './compose.ts';
+import type { Services } from './compose.ts';
 import { uuidv7 } from './platform/ids.ts';
 import { guardInput, registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { requireApiKey } from './platform/http/auth.ts';
 import { markApiKeyRoutes, registerRouteRegistry } from './platform/http/route-registry.ts';
 import type { RateLimiter } from './platform/http/rate-limit/index.ts';
-import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { adminRoutes, type InboundInjector } from './modules/admin/admin.routes.ts';
 import { carrierRoutes } from './modules/carriers/carriers.routes.ts';
 import { messageRoutes } from './modules/messages/messages.routes.ts';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
@@ -41,8 +41,8 @@ import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 
 export interface AppDeps {
   services: Services;
-  /** The built-in SMSC when this process runs it: the operator's simulator route uses it. */
-  simulator: SimulatorHandle | null;
+  /** The built-in SMSC for the operator's simulator route: this process's, or (cluster API process) the workers process's. */
+  simulator: InboundInjector | null;
   limiter: RateLimiter;
   logger: Logger | false;
   adminToken: string | null;

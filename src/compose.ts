@@ -46,6 +46,8 @@ import { startScheduler } from './modules/scheduling/schedule.jobs.ts';
 import { createHealthService, type CarrierStatus } from './modules/health/health.service.ts';
 import { queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
+import type { WorkersPeer } from './platform/cluster/peer.ts';
+import type { StatusDeps } from './modules/status/status.service.ts';
 import { portInUse } from './platform/startup-error.ts';
 import type { Carrier } from './carrier/carrier.ts';
 
@@ -60,7 +62,11 @@ export interface Roles {
 type Stop = () => Promise<void>;
 
 /** Every service, built once per process from the database and configuration; routes and workers share them. */
-function createServices(config: Config, database: Database, metrics: Metrics, logger: Logger, carriers: CarrierSet | null, now?: () => Date) {
+function createServices(
+  config: Config, database: Database, metrics: Metrics, logger: Logger, carriers: CarrierSet | null, now?: () => Date,
+  /** What /status reads of the carriers when another process of the cluster holds them. */
+  remoteCarriers?: StatusDeps['carriers'],
+) {
   const db: Db = database.db;
   const queued = createQueueSignal(database, 'tasman_messages_queued');
   // Raised after committing a transaction that called recordEvent: wakes the webhook worker (which also polls).
@@ -106,7 +112,7 @@ function createServices(config: Config, database: Database, metrics: Metrics, lo
     /** This process's carriers (built when it runs the workers, started by the carrier role), else null. */
     carriers,
     carrierAdmin: createCarrierAdminService({ db, carriers, file: config.carriers.file }),
-    status: createStatusService({ db, carriers, receiptBacklogMs: () => receipts.backlogAgeMs() }),
+    status: createStatusService({ db, carriers: remoteCarriers ?? carriers, receiptBacklogMs: () => receipts.backlogAgeMs() }),
   };
 }
 
@@ -224,6 +230,11 @@ export interface ComposeOptions {
   listen?: { port: number; host: string };
   /** The sending clock (send_at, quiet hours, the daily cap's day). Default: the system clock. */
   now?: () => Date;
+  /**
+   * An API process of `tasman start` with TASMAN_WORKERS ≥ 1: the workers role, the carrier links and the built-in
+   * SMSCs run in another process of the same service, reached through the primary (platform/cluster/peer.ts).
+   */
+  workersPeer?: WorkersPeer;
 }
 
 export interface Composition {
@@ -235,6 +246,8 @@ export interface Composition {
   services: Services;
   /** The built-in SMSC when this process runs it (SMPP_HOST unset), else null. */
   simulator: SimulatorHandle | null;
+  /** The carrier links this process holds (workers role), for readiness and the cluster's primary. */
+  carriers(): CarrierStatus[];
   /** Stops everything in reverse order of start: the API first, then the workers, then the database. */
   close(): Promise<void>;
 }
@@ -246,6 +259,7 @@ export interface Composition {
  */
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
   const roles = options.roles ?? config.roles;
+  const peer = options.workersPeer ?? null;
   const logger = options.logger === false ? createLogger('silent') : options.logger ?? createLogger(config.logLevel);
   const stops: Stop[] = [];
   const close = async () => {
@@ -257,10 +271,11 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       connectTimeoutMs: config.databaseConnectTimeoutMs,
     });
     stops.push(() => database.close());
-    const metrics = createMetrics();
+    const metrics = createMetrics(peer ? { render: peer.renderMetrics } : {});
     // The built-in SMSCs run whenever no carrier is configured, whatever the roles (the operator's inbound route
     // uses the first); the carriers are built (not started) first so that services get them explicitly.
-    const simulators = config.carriers.config === null
+    // In a cluster they run beside the carrier links, in the workers process, never in an API process.
+    const simulators = config.carriers.config === null && !peer
       ? await startSimulators(config, logger.child({ component: 'simulator' })).catch((err: { port?: number }) => {
         throw err.port === config.simulator.controlPort && err.port !== config.simulator.port
           ? portInUse(err, 'SIM_CONTROL_PORT', config.simulator.controlPort)
@@ -271,7 +286,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     if (simulators.length > 0) logger.info({ ports: simulators.map((s) => s.port) }, 'built-in SMSC simulator started (no carrier configured)');
     const simulator = simulators[0] ?? null;
     const carriers = roles.workers ? openCarriers(config, simulators.map((s) => s.port), logger.child({ component: 'carrier' })) : null;
-    const services = createServices(config, database, metrics, logger, carriers, options.now);
+    // An API process of a cluster answers /status for the workers process's carriers (as reported to it).
+    const remote = peer ? { health: () => ({ bound: peer.carriers().some((c) => c.bound) }), view: () => ({ unservedCountries: [] }) } : undefined;
+    const services = createServices(config, database, metrics, logger, carriers, options.now, remote);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const sealed = await services.webhooks.sealStoredUrlCredentials();
     if (sealed > 0) logger.info({ endpoints: sealed }, 'webhook URL credentials saved before sealing existed are now sealed');
@@ -286,7 +303,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     if (!adminToken && options.adminToken === undefined && config.embedded) {
       const generated = loadOrCreateAdminToken(config.dataDir);
       adminToken = generated.token;
-      logger.info({ file: `${config.dataDir}/admin.token` }, generated.created ? 'generated an operator token' : 'using the operator token in DATA_DIR');
+      // The banner names the file; reusing it is only worth a debug line (each process of a cluster reads it).
+      logger[generated.created ? 'info' : 'debug']({ file: `${config.dataDir}/admin.token` }, generated.created ? 'generated an operator token' : 'using the operator token in DATA_DIR');
     }
 
     // Filled once the workers run; readiness and metrics read it when asked.
@@ -298,10 +316,11 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         carrier: c.id, bind: b.index, bound: b.state === 'bound', inFlight: b.inFlight, submitsPerSecond: b.submitsPerSecond, errors: b.errors,
       }))),
     });
-    const health = createHealthService({ db: services.db, carriers: carrierStatus, checksCarriers: roles.workers });
+    // An API process of a cluster answers for the workers process too: /ready sees its carrier links.
+    const health = createHealthService({ db: services.db, carriers: peer ? peer.carriers : carrierStatus, checksCarriers: roles.workers || peer !== null });
 
     const app = await buildApp({
-      services, simulator, limiter, logger: options.logger === false ? false : logger, adminToken, health, metrics, metricsToken: config.metricsToken,
+      services, simulator: simulator ?? (peer ? { injectInbound: peer.injectInbound } : null), limiter, logger: options.logger === false ? false : logger, adminToken, health, metrics, metricsToken: config.metricsToken,
       trustProxy: config.trustProxy,
     });
     const closeApp = () => app.close();
@@ -319,7 +338,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       stops.splice(stops.indexOf(closeApp), 1);
       stops.push(closeApp);
     }
-    return { app, url, roles, services, simulator, close };
+    return { app, url, roles, services, simulator, carriers: carrierStatus, close };
   } catch (err) {
     await close();
     throw err;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Type, type Static, type TSchema } from 'typebox';
@@ -30,6 +31,7 @@ export const ENV = Type.Object({
   TASMAN_ADMIN_TOKEN: optional('operator API token; with `DATABASE_URL` and no token the operator API is disabled', 'generated when embedded'),
   METRICS_TOKEN: optional('a bearer token that may read `GET /metrics` besides the operator token'),
   TASMAN_ROLES: text('api,workers', 'what this process runs'),
+  TASMAN_WORKERS: optional('API processes `tasman start` runs on one port, beside one process for the workers role; 0 runs every role in one process', 'the number of CPU cores'),
   TASMAN_CARRIERS: optional('a JSON file of carriers (several SMSCs, binds, TPS) and routes; replaces the `SMPP_*` variables (see "Several carriers")'),
   SMPP_HOST: optional('the carrier\'s SMSC; unset (and no `TASMAN_CARRIERS`) starts the built-in simulator'),
   SMPP_PORT: int(2775, 1, 65535, 'the SMSC\'s port'),
@@ -169,6 +171,14 @@ function loadCarriers(env: Env, e: EnvVars): { file: string | null; config: Carr
   return { file: null, config: { carriers: [carrier], routes: [{ carriers: [DEFAULT_CARRIER] }] } };
 }
 
+/** TASMAN_WORKERS: how many API processes `tasman start` forks; 0 keeps every role in one process. */
+function apiProcesses(raw: string | undefined): number {
+  const value = raw?.trim() ?? '';
+  if (value === '') return availableParallelism();
+  if (!/^\d+$/.test(value) || Number(value) > 256) throw new ConfigError(`TASMAN_WORKERS must be a whole number from 0 to 256, got "${value}"`);
+  return Number(value);
+}
+
 export function loadConfig(env: Env = process.env) {
   const e = readEnv(env);
   const databaseUrl = url('DATABASE_URL', e.DATABASE_URL, ['postgres:', 'postgresql:']);
@@ -245,6 +255,8 @@ export function loadConfig(env: Env = process.env) {
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT * 1000,
     /** What `tasman start` runs in this process. */
     roles: { api: roles.includes('api'), workers: roles.includes('workers') },
+    /** API processes `tasman start` runs on one port (TASMAN_WORKERS); 0: every role in this one process. */
+    apiProcesses: apiProcesses(e.TASMAN_WORKERS),
     /** MCP guard rail: the most credits one tool call may spend or move. */
     mcp: { maxCreditsPerCall: e.MCP_MAX_CREDITS_PER_CALL },
     /** Development conveniences (generated admin token, simulator routes) are on with the embedded database. */

@@ -5,6 +5,7 @@ import { startTasman, type Running } from '../main.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { StartupError } from '../platform/startup-error.ts';
 import { describeUrl } from '../platform/db/connect-retry.ts';
+import { joinCluster, type ClusterPeer } from '../platform/cluster/peer.ts';
 
 /** Pretty and human on a terminal, JSON lines otherwise (LOG_FORMAT overrides). */
 export function processLogger(config: Config): Logger {
@@ -28,46 +29,92 @@ export function preflight(config: Config): void {
   }
 }
 
+export interface Serving {
+  url: string;
+  dashboard: boolean;
+  /** With TASMAN_WORKERS ≥ 1: the API processes and whether a workers process runs beside them. */
+  processes?: { api: number; workers: number };
+}
+
 /** The one start-up banner: where everything is, and a loud warning when the simulator stands in for a carrier. */
-function banner(config: Config, running: Running, logger: Logger): void {
+export function banner(config: Config, serving: Serving, logger: Logger): void {
   const token = config.adminToken ? 'TASMAN_ADMIN_TOKEN' : config.embedded ? `${config.dataDir}/admin.token` : 'none: the operator API is off (set TASMAN_ADMIN_TOKEN)';
   const carriers = config.carriers.config?.carriers;
   const carrier = carriers ? carriers.map((c) => `${c.id} ${c.host}:${c.port}${c.binds > 1 ? ` ×${c.binds}` : ''}`).join(', ') : 'the built-in SMSC simulator';
-  // The dashboard is served at /app/ wherever the API role runs (docs/decisions.md, issue 13).
-  const hasDashboard = running.url !== '' && running.app.hasRoute({ method: 'GET', url: '/app' });
   logger.info({
-    url: running.url,
-    ...(running.url ? { docs: `${running.url}/docs` } : {}),
-    ...(hasDashboard ? { dashboard: `${running.url}/app/` } : {}),
+    url: serving.url,
+    ...(serving.url ? { docs: `${serving.url}/docs` } : {}),
+    ...(serving.dashboard ? { dashboard: `${serving.url}/app/` } : {}),
     operator_token: token,
     database: config.embedded ? `embedded PostgreSQL in ${config.dataDir}/postgres` : describeUrl(config.databaseUrl!),
     carrier,
     roles: config.roles,
+    ...(serving.processes ? { processes: serving.processes } : {}),
+    // Without Redis each process counts a key's requests itself, so the limits hold per process (decisions.md).
+    ...(serving.processes && serving.processes.api > 1 && !config.redisUrl ? { rate_limits: 'per process (set REDIS_URL to share them)' } : {}),
   }, 'tasman started');
   if (!carriers) {
     logger.warn('THE BUILT-IN SMSC SIMULATOR STANDS IN FOR A CARRIER: no message reaches a phone. Set SMPP_HOST to deliver for real.');
   }
 }
 
-/** Runs until SIGINT or SIGTERM, then shuts down cleanly. Returns -1: the process stays up. */
-export async function runStart(config: Config): Promise<number> {
-  preflight(config);
-  const logger = processLogger(config);
-  const running = await startTasman(config, config.roles, logger);
-  banner(config, running, logger);
+/** The dashboard is served at /app/ wherever the API role runs (docs/decisions.md, issue 13). */
+const serving = (running: Running): Serving => ({
+  url: running.url, dashboard: running.url !== '' && running.app.hasRoute({ method: 'GET', url: '/app' }),
+});
+
+/** On SIGINT or SIGTERM: `close`, then exit 0 (1 if it fails, or if it takes over 15 s). */
+export function exitOnSignal(logger: Logger, close: () => Promise<void>, level: 'info' | 'debug' = 'info'): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger[level]({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
-    running.close().then(() => process.exit(0), (err) => {
+    close().then(() => process.exit(0), (err: unknown) => {
       logger.error({ err }, 'shutdown failed');
       process.exit(1);
     });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/**
+ * `tasman start`. With TASMAN_WORKERS ≥ 1 (the default) and the API role, this process becomes the primary of a
+ * cluster (supervise.ts) and runs again in each child it forks; with TASMAN_WORKERS=0, or workers alone, one
+ * process runs every role. Runs until SIGINT or SIGTERM. Returns -1: the process stays up.
+ */
+export async function runStart(config: Config): Promise<number> {
+  const peer = joinCluster();
+  if (peer) return runChild(config, peer);
+  preflight(config);
+  const logger = processLogger(config);
+  if (config.apiProcesses > 0 && config.roles.api) {
+    const { runPrimary } = await import('./supervise.ts');
+    return runPrimary(config, logger);
+  }
+  const running = await startTasman(config, config.roles, logger);
+  banner(config, serving(running), logger);
+  exitOnSignal(logger, () => running.close());
+  return -1;
+}
+
+/** A child of the primary: one role (TASMAN_ROLES from the primary), quiet, answering the primary's requests. */
+async function runChild(config: Config, peer: ClusterPeer): Promise<number> {
+  const logger = processLogger(config);
+  const running = await startTasman(config, config.roles, logger, config.roles.api ? peer.workers : undefined);
+  peer.handle('metrics-json', () => running.services.metrics.registry.getMetricsAsJSON());
+  let unpublish = () => {};
+  if (config.roles.workers) {
+    peer.handle('inbound', async (message) => {
+      if (!running.simulator) throw new Error('no built-in SMSC simulator runs (SMPP_HOST is set)');
+      await running.simulator.injectInbound(message as { from: string; to: string; text: string });
+    });
+    unpublish = peer.publishCarriers(running.carriers);
+  }
+  exitOnSignal(logger, async () => { unpublish(); await running.close(); }, 'debug');
+  peer.ready(serving(running));
   return -1;
 }

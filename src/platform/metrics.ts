@@ -10,10 +10,11 @@ export interface MetricSources {
 
 /**
  * The process's Prometheus metrics (GET /metrics). One registry per composition, not prom-client's global one,
- * so several apps in one process (tests) do not collide. Counters are this process's own; run one scrape target
- * per process and sum in Prometheus.
+ * so several apps in one process (tests) do not collide. Under `tasman start` with TASMAN_WORKERS ≥ 1, `render`
+ * asks the primary, which adds up every process's registry (gauges read from the shared database take the
+ * largest, not the sum); separate instances are separate scrape targets, summed in Prometheus.
  */
-export function createMetrics() {
+export function createMetrics(options: { render?: () => Promise<string> } = {}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -21,6 +22,8 @@ export function createMetrics() {
 
   const metrics = {
     registry,
+    /** The text GET /metrics answers: this registry, or the whole cluster's. */
+    render: options.render ?? (() => registry.metrics()),
     httpRequests: new Counter({ name: 'tasman_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['route', 'status'], registers }),
     httpDuration: new Histogram({
       name: 'tasman_http_request_duration_seconds', help: 'Time to answer an HTTP request, by route pattern', labelNames: ['route'], registers,
@@ -41,15 +44,15 @@ export function createMetrics() {
     return snapshot;
   };
   new Gauge({
-    name: 'tasman_queue_depth', help: 'Rows waiting, by queue', labelNames: ['queue'], registers,
+    name: 'tasman_queue_depth', help: 'Rows waiting, by queue', labelNames: ['queue'], registers, aggregator: 'max',
     async collect() { for (const q of await queues()) this.set({ queue: q.queue }, q.depth); },
   });
   new Gauge({
-    name: 'tasman_queue_oldest_age_seconds', help: 'Age of the oldest waiting row, by queue', labelNames: ['queue'], registers,
+    name: 'tasman_queue_oldest_age_seconds', help: 'Age of the oldest waiting row, by queue', labelNames: ['queue'], registers, aggregator: 'max',
     async collect() { for (const q of await queues()) this.set({ queue: q.queue }, q.oldestSeconds); },
   });
   new Gauge({
-    name: 'tasman_smpp_bind_up', help: '1 when the SMPP session to the carrier is bound', labelNames: ['carrier'], registers,
+    name: 'tasman_smpp_bind_up', help: '1 when the SMPP session to the carrier is bound', labelNames: ['carrier'], registers, aggregator: 'max',
     collect() {
       for (const c of sources?.carriers() ?? []) this.set({ carrier: c.name }, c.bound ? 1 : 0);
     },

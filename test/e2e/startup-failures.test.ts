@@ -16,7 +16,8 @@ async function start(env: Record<string, string>): Promise<{ code: number | null
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  // Generous: a cluster (primary, API process, workers process) starts slowly on a busy two-core machine.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   clearTimeout(timer);
   return { code, stderr: stderr.trim(), ms: Date.now() - began };
@@ -38,10 +39,11 @@ describe('tasman start refuses clearly', () => {
     expect(res.stderr).toMatch(/^tasman: DATABASE_URL is set but SMPP_HOST is not/);
   });
 
-  it('PORT in use: exits with one line naming PORT', async () => {
+  // Both through the cluster (TASMAN_WORKERS=1): the failing child's line is the only one.
+  it('PORT in use: exits with one line naming PORT', { timeout: 180_000 }, async () => {
     const { port, server } = await takenPort();
     try {
-      const res = await start({ DATABASE_URL: testDatabaseUrl(), TASMAN_SIMULATOR: 'true', HOST: '127.0.0.1', PORT: String(port) });
+      const res = await start({ DATABASE_URL: testDatabaseUrl(), TASMAN_SIMULATOR: 'true', HOST: '127.0.0.1', PORT: String(port), TASMAN_WORKERS: '1' });
       expect(res.code).toBe(1);
       oneLine(res.stderr);
       expect(res.stderr).toBe(`tasman: PORT ${port} is already in use: stop the process using it or set PORT to a free port`);
@@ -50,10 +52,10 @@ describe('tasman start refuses clearly', () => {
     }
   });
 
-  it('SIM_PORT in use: exits with one line naming SIM_PORT', async () => {
+  it('SIM_PORT in use: exits with one line naming SIM_PORT', { timeout: 180_000 }, async () => {
     const { port, server } = await takenPort();
     try {
-      const res = await start({ DATABASE_URL: testDatabaseUrl(), TASMAN_SIMULATOR: 'true', SIM_PORT: String(port) });
+      const res = await start({ DATABASE_URL: testDatabaseUrl(), TASMAN_SIMULATOR: 'true', SIM_PORT: String(port), TASMAN_WORKERS: '1' });
       expect(res.code).toBe(1);
       oneLine(res.stderr);
       expect(res.stderr).toContain(`SIM_PORT ${port} is already in use`);

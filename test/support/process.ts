@@ -22,12 +22,19 @@ export interface StartOptions {
   onLine?: (line: string) => void;
   /** Another checkout's bin/tasman.js (benchmarks comparing two builds). */
   bin?: string;
+  /** How long to wait for the banner; default 120 s. */
+  startTimeoutMs?: number;
 }
 
 /** Starts `tasman start` as a real child process and resolves once it logs that it started. */
 export async function startProcess(env: Record<string, string>, options: StartOptions = {}): Promise<TasmanProcess> {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? bin, 'start'], {
-    env: { ...process.env, PORT: '0', SIM_PORT: '0', SIM_CONTROL_PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', TASMAN_SIMULATOR: 'true', ...env },
+    // One process unless asked (TASMAN_WORKERS): the cluster has its own tests, and four processes per test
+    // would slow every other one on a two-core machine.
+    env: {
+      ...process.env, PORT: '0', SIM_PORT: '0', SIM_CONTROL_PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', TASMAN_SIMULATOR: 'true',
+      TASMAN_WORKERS: process.env.TASMAN_WORKERS ?? '0', ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
@@ -37,7 +44,11 @@ export async function startProcess(env: Record<string, string>, options: StartOp
   };
   // Generous: a first start runs initdb, which takes many seconds on a loaded two-core machine (seen: 45 s not enough).
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tasman did not start:\n${logs.join('\n')}`)), 120_000);
+    const timer = setTimeout(() => {
+      // Not left running: a half-started tasman holds ports and an embedded server.
+      child.kill('SIGTERM');
+      reject(new Error(`tasman did not start:\n${logs.join('\n')}`));
+    }, options.startTimeoutMs ?? 120_000);
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();

@@ -52,7 +52,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{
       },
     }, async (_request, reply) => {
       reply.type(metrics.registry.contentType);
-      return metrics.registry.metrics();
+      return metrics.render();
     });
   });
 };

@@ -1,0 +1,64 @@
+// The child's side of `tasman start` with TASMAN_WORKERS ≥ 1 (cli/supervise.ts is the primary's): how a process
+// of the cluster reaches the others. Only the primary talks to every child, so requests go through it.
+import cluster from 'node:cluster';
+import { createRpc, isClusterMessage, type Handler } from './rpc.ts';
+
+export interface CarrierState { name: string; bound: boolean; address?: string }
+
+/** What an API process asks of the workers process: it holds the carrier link and the built-in SMSC. */
+export interface WorkersPeer {
+  /** The carrier links as the workers process last reported them; one unbound entry while it is not running. */
+  carriers(): CarrierState[];
+  /** Makes the built-in SMSC (in the workers process) send an inbound message. */
+  injectInbound(message: { from: string; to: string; text: string }): Promise<void>;
+  /** GET /metrics: every process's metrics, added up by the primary. */
+  renderMetrics(): Promise<string>;
+}
+
+export interface ClusterPeer {
+  workers: WorkersPeer;
+  /** Answers the primary's requests of this kind. */
+  handle(kind: string, handler: Handler): void;
+  /** Tells the primary this process serves (url: its API address, '' without the API role). */
+  ready(info: { url: string; dashboard: boolean }): void;
+  /** Workers process: reports the carrier links now and whenever they change. Returns a stop. */
+  publishCarriers(read: () => CarrierState[]): () => void;
+}
+
+const NOT_RUNNING: CarrierState[] = [{ name: 'the carrier (its workers process is not running)', bound: false }];
+const PUBLISH_EVERY_MS = 500;
+
+/** This process's place in the cluster, or null when it was not forked by `tasman start`'s primary. */
+export function joinCluster(): ClusterPeer | null {
+  if (!cluster.isWorker) return null;
+  const send = (message: Parameters<Parameters<typeof createRpc>[0]>[0]) => { process.send!(message); };
+  const rpc = createRpc(send);
+  let carriers: CarrierState[] | null = null;
+  process.on('message', (message: unknown) => {
+    if (!isClusterMessage(message) || rpc.receive(message)) return;
+    if (message.tasman === 'carriers') carriers = message.carriers;
+  });
+  return {
+    workers: {
+      carriers: () => carriers ?? NOT_RUNNING,
+      injectInbound: async (message) => { await rpc.request('inbound', message); },
+      renderMetrics: () => rpc.request<string>('metrics'),
+    },
+    handle(kind, handler) { rpc.handlers[kind] = handler; },
+    ready(info) { send({ tasman: 'ready', ...info }); },
+    publishCarriers(read) {
+      let last = '';
+      const publish = () => {
+        const now = read();
+        const text = JSON.stringify(now);
+        if (text === last || !process.connected) return;
+        last = text;
+        send({ tasman: 'carriers', carriers: now });
+      };
+      publish();
+      const timer = setInterval(publish, PUBLISH_EVERY_MS);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  };
+}
