@@ -19,6 +19,21 @@ const price = (raw: string): number => {
   return n;
 };
 
+/** `--limit` and `--offset` of every list command; the API pages at most 100 rows. */
+function paged(command: Command): Command {
+  return command.option('--limit <n>', 'rows per page (1 to 100)', whole('--limit', 1, 100), 25)
+    .option('--offset <n>', 'rows to skip', whole('--offset', 0, 1_000_000), 0);
+}
+
+/** A query string from the options given (unset ones left out). */
+function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) search.set(name, String(value));
+  return search.size ? `?${search}` : '';
+}
+
+type Page = { limit: number; offset: number };
+
 /** Calls the operator API and prints its JSON answer; exit status 2 for an API error. */
 async function callApi(method: Method, path: string, body?: unknown): Promise<void> {
   const config = loadConfig();
@@ -56,6 +71,9 @@ export function adminCommand(): Command {
     .action((o: { name: string; email: string; abn?: string; credits?: number; hierarchy?: boolean }) => callApi('POST', '/admin/accounts', {
       business_name: o.name, email: o.email, abn: o.abn, credits: o.credits, hierarchy_enabled: o.hierarchy,
     }));
+  paged(account.command('list').description('list accounts, newest first')
+    .option('--search <text>', 'part of the name or email (any case), or the whole account id'))
+    .action((o: Page & { search?: string }) => callApi('GET', `/admin/accounts${query({ q: o.search, limit: o.limit, offset: o.offset })}`));
   account.command('get').description('show an account').argument('<id>', 'account id')
     .action((id: string) => callApi('GET', `/admin/accounts/${encodeURIComponent(id)}`));
   account.command('update').description('change an account').argument('<id>', 'account id')
@@ -76,18 +94,41 @@ export function adminCommand(): Command {
     .argument('<amount>', 'credits to remove', whole('amount', 1, 100_000_000))
     .action((id: string, amount: number) => callApi('POST', `/admin/accounts/${encodeURIComponent(id)}/credits`, { amount: -amount }));
 
-  const key = admin.command('key').description('issue and revoke API keys');
+  const key = admin.command('key').description('list, issue and revoke API keys');
+  paged(key.command('list').description('list API keys, newest first (prefixes, never the keys)')
+    .option('--account <id>', 'only this account\'s keys')
+    .option('--prefix <prefix>', 'keys whose prefix starts with this (tsm_…)')
+    .addOption(new Option('--status <status>', 'only active or only revoked keys').choices(['active', 'revoked'])))
+    .action((o: Page & { account?: string; prefix?: string; status?: string }) => callApi('GET', `/admin/keys${query({
+      account_id: o.account, prefix: o.prefix, status: o.status, limit: o.limit, offset: o.offset,
+    })}`));
   key.command('create').description('issue an API key (shown once)').argument('<account-id>').option('--name <name>', 'a label for the key', 'CLI')
     .action((id: string, o: { name: string }) => callApi('POST', `/admin/accounts/${encodeURIComponent(id)}/keys`, { name: o.name }));
   key.command('revoke').description('revoke an API key').argument('<account-id>').argument('<key-id>')
     .action((id: string, keyId: string) => callApi('DELETE', `/admin/accounts/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyId)}`));
 
-  admin.command('sender-id').description('alphanumeric Sender IDs').command('add').description('register a Sender ID to an ABN')
+  const senderId = admin.command('sender-id').description('alphanumeric Sender IDs');
+  paged(senderId.command('list').description('list registered Sender IDs, newest first')
+    .option('--search <text>', 'part of the Sender ID (any case)').option('--abn <abn>', 'only those registered to this ABN')
+    .option('--account <id>', 'only those registered to this account'))
+    .action((o: Page & { search?: string; abn?: string; account?: string }) => callApi('GET', `/admin/sender-ids${query({
+      q: o.search, abn: o.abn, account_id: o.account, limit: o.limit, offset: o.offset,
+    })}`));
+  senderId.command('add').description('register a Sender ID to an ABN')
     .requiredOption('--sender-id <name>', '3 to 11 characters').requiredOption('--abn <abn>', 'the ABN it belongs to')
     .option('--account <id>', 'the account that may use it')
     .action((o: { senderId: string; abn: string; account?: string }) => callApi('POST', '/admin/sender-ids', { sender_id: o.senderId, abn: o.abn, account_id: o.account }));
 
-  admin.command('number').description('dedicated numbers').command('add').description('add a number to the pool, or straight to an account')
+  const number = admin.command('number').description('dedicated numbers');
+  paged(number.command('list').description('list dedicated numbers in number order')
+    .option('--search <digits>', 'digits of the number, local (04…) or international')
+    .addOption(new Option('--country <country>', 'only this country\'s').choices(['AU', 'NZ']))
+    .addOption(new Option('--status <status>', 'pool: no holder; held: an account holds it').choices(['pool', 'held']))
+    .option('--account <id>', 'only this account\'s'))
+    .action((o: Page & { search?: string; country?: string; status?: string; account?: string }) => callApi('GET', `/admin/numbers${query({
+      q: o.search, country: o.country, status: o.status, account_id: o.account, limit: o.limit, offset: o.offset,
+    })}`));
+  number.command('add').description('add a number to the pool, or straight to an account')
     .argument('<number>', 'the number, E.164 or local')
     .addOption(new Option('--country <country>', 'its country').choices(['AU', 'NZ']).makeOptionMandatory())
     .option('--account <id>', 'give it to this account')

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startProcess, type TasmanProcess } from '../support/process.ts';
 import { testDatabaseUrl } from '../support/scratch-db.ts';
@@ -82,5 +83,45 @@ describe('tasman admin against a running server', () => {
     expect(JSON.parse(off.stdout)).toMatchObject({ hierarchy_enabled: false });
     const on = await tasman(['admin', 'account', 'update', account.account_id, '--hierarchy'], env);
     expect(JSON.parse(on.stdout)).toMatchObject({ hierarchy_enabled: true });
+  });
+
+  // A dozen CLI runs, each a Node start: slow on a busy machine.
+  it('lists accounts (with search), keys, Sender IDs and numbers, filtered and paged', { timeout: 400_000 }, async () => {
+    const tag = randomUUID().slice(0, 8);
+    const created = await tasman(['admin', 'account', 'create', '--name', `Lister ${tag} Pty Ltd`, '--email', `lister-${tag}@example.com`], env);
+    const account = JSON.parse(created.stdout) as { account_id: string; key_id: string };
+    const id = account.account_id;
+
+    const accounts = await tasman(['admin', 'account', 'list', '--search', `lister ${tag}`], env);
+    expect(accounts.code).toBe(0);
+    expect(JSON.parse(accounts.stdout)).toMatchObject({ accounts: [{ account_id: id, business_name: `Lister ${tag} Pty Ltd` }], limit: 25, offset: 0 });
+
+    await tasman(['admin', 'key', 'create', id, '--name', 'Second'], env);
+    const keys = JSON.parse((await tasman(['admin', 'key', 'list', '--account', id, '--status', 'active', '--limit', '1'], env)).stdout) as { keys: Array<{ name: string }>; limit: number };
+    expect(keys).toMatchObject({ keys: [{ name: 'Second' }], limit: 1 });
+    const next = JSON.parse((await tasman(['admin', 'key', 'list', '--account', id, '--limit', '1', '--offset', '1'], env)).stdout) as { keys: Array<{ id: string }> };
+    expect(next.keys.map((k) => k.id)).toEqual([account.key_id]);
+
+    const abn = String(10_000_000_000 + Math.floor(Math.random() * 89_999_999_999));
+    await tasman(['admin', 'sender-id', 'add', '--sender-id', 'CliShop', '--abn', abn, '--account', id], env);
+    const senders = JSON.parse((await tasman(['admin', 'sender-id', 'list', '--abn', abn], env)).stdout) as { sender_ids: Array<{ sender_id: string; account_id: string }> };
+    expect(senders.sender_ids).toEqual([expect.objectContaining({ sender_id: 'CliShop', account_id: id })]);
+
+    const number = `+614${String(Math.floor(Math.random() * 90_000_000) + 10_000_000)}`;
+    await tasman(['admin', 'number', 'add', number, '--country', 'AU', '--account', id], env);
+    const numbers = JSON.parse((await tasman(['admin', 'number', 'list', '--account', id, '--status', 'held'], env)).stdout) as { numbers: Array<{ number: string }> };
+    expect(numbers.numbers.map((n) => n.number)).toEqual([number]);
+
+    // Bad values are usage errors before any request: the allowed ones are listed.
+    const bad = await tasman(['admin', 'number', 'list', '--status', 'sold'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Allowed choices are pool, held.');
+    const tooBig = await tasman(['admin', 'key', 'list', '--limit', '500'], env);
+    expect(tooBig.code).toBe(1);
+    expect(tooBig.stderr).toContain('--limit must be between 1 and 100.');
+    // The API's refusal (an account id that is not one) is its JSON and exit status 2.
+    const refused = await tasman(['admin', 'key', 'list', '--account', 'nope'], env);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ code: 'validation_failed' });
   });
 });

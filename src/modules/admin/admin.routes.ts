@@ -5,6 +5,7 @@ import type { Services } from '../../compose.ts';
 import { AppError } from '../../platform/errors.ts';
 import { OPERATOR_COOKIE } from '../sessions/sessions.routes.ts';
 import { KeyCreated, KeyScopes } from '../keys/keys.schemas.ts';
+import { adminListRoutes } from './admin-lists.routes.ts';
 
 /** What the simulator route needs of the built-in SMSC. */
 export interface InboundInjector {
@@ -125,6 +126,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       response: { 201: Type.Object({ id: Uuid, number: Type.String(), country: Type.String(), price_monthly: Type.Number(), account_id: Nullable(Uuid) }), ...errors(400, 401, 404, 409) },
     },
   }, async (request, reply) => reply.status(201).send(await admin.addNumber(request.body)));
+
+  await app.register(adminListRoutes, { services });
 
   // Development only: answers while this process runs the built-in SMSC (SMPP_HOST unset), else 404.
   app.post('/admin/simulator/inbound', {

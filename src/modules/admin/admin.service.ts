@@ -10,6 +10,7 @@ import { normaliseAbn } from '../../common/abn.ts';
 import { normaliseScopes, type Scope } from '../keys/scopes.ts';
 import { toKeyCreated } from '../keys/key-view.ts';
 import { parseSender } from '../senders/sender.ts';
+import { createAdminLists } from './admin-lists.service.ts';
 import { activeKeyCount, insertNumber, insertSenderId, searchAccounts } from './admin.repo.ts';
 
 /** The credits every new account receives (interface document, Limits). */
@@ -135,7 +136,7 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
     };
   }
 
-  return { listAccounts, createAccount, addCredits, patchAccount, createKey, revoke, registerSenderId, addNumber, getAccount };
+  return { listAccounts, createAccount, addCredits, patchAccount, createKey, revoke, registerSenderId, addNumber, getAccount, ...createAdminLists(db) };
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
