@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import pinoPretty from 'pino-pretty';
 import type { Config } from '../config.ts';
-import { startTasman, type Running } from '../main.ts';
+import type { Running } from '../main.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { StartupError } from '../platform/startup-error.ts';
 import { describeUrl } from '../platform/db/connect-retry.ts';
@@ -95,6 +95,8 @@ export async function runStart(config: Config): Promise<number> {
     const { runPrimary } = await import('./supervise.ts');
     return runPrimary(config, logger);
   }
+  // Loaded here, not at the top: the primary of a cluster never builds the app, so it does not load it.
+  const { startTasman } = await import('../main.ts');
   const running = await startTasman(config, config.roles, logger);
   banner(config, serving(running), logger);
   exitOnSignal(logger, () => running.close());
@@ -104,6 +106,7 @@ export async function runStart(config: Config): Promise<number> {
 /** A child of the primary: one role (TASMAN_ROLES from the primary), quiet, answering the primary's requests. */
 async function runChild(config: Config, peer: ClusterPeer): Promise<number> {
   const logger = processLogger(config);
+  const { startTasman } = await import('../main.ts');
   const running = await startTasman(config, config.roles, logger, config.roles.api ? peer.workers : undefined);
   peer.handle('metrics-json', () => running.services.metrics.registry.getMetricsAsJSON());
   let unpublish = () => {};

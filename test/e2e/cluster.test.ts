@@ -83,7 +83,7 @@ describe('tasman start with TASMAN_WORKERS=2', () => {
     const metrics = await http('GET', `${url}/metrics`, token);
     expect(metric(metrics.text, 'tasman_messages_accepted_total')).toBe(1);
     expect(metric(metrics.text, 'tasman_messages_submitted_total')).toBe(1);
-    expect(metrics.text).toContain('tasman_smpp_bind_up{carrier="simulator"} 1');
+    expect(metrics.text).toContain('tasman_smpp_bind_up{carrier="default"} 1');
     // The simulator route reaches the built-in SMSC in the workers process.
     expect((await http('POST', `${url}/admin/simulator/inbound`, token, { from: '+61412345678', to: '+61480000000', text: 'hi there' })).body).toEqual({ ok: true });
 
