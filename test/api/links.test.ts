@@ -150,6 +150,16 @@ describe('the short link', () => {
     expect(Date.parse(twice.last_clicked_at!)).toBeGreaterThanOrEqual(Date.parse(once.first_clicked_at!));
   });
 
+  it('sends a URL with non-ASCII characters as a valid Location header', async () => {
+    const a = await createAccount(t.app, { credits: 10 });
+    const sent = await send(a, { message: 'Party https://münchen.example/fest/🎉?q=日本 tonight', link_tracking: true });
+    const [link] = (await message(a, sent.message_id)).links;
+    expect(link!.url).toBe('https://münchen.example/fest/🎉?q=日本');
+    const res = await visit(link!.short_url);
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('https://xn--mnchen-3ya.example/fest/%F0%9F%8E%89?q=%E6%97%A5%E6%9C%AC');
+  });
+
   it('redirects link previews, HEAD and agent-less requests without counting them', async () => {
     const a = await createAccount(t.app, { credits: 10 });
     const sent = await send(a, { message: 'Menu https://cafe.example/menu', link_tracking: true });

@@ -36,6 +36,12 @@ export interface LinkServiceDeps {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
+ * The Location header for a stored URL: its WHATWG serialisation (IDN host in punycode, other non-ASCII
+ * percent-encoded), because a header cannot carry an emoji or CJK as written. The URL parsed when it was stored.
+ */
+const location = (url: string | null): string | null => (url === null ? null : new URL(url).href);
+
+/**
  * Short links with click tracking (issue 12, item 6). The send path shortens (shorten.ts) and writes the links in
  * its own statement; this service answers the public redirect and shows the links on a message.
  */
@@ -53,13 +59,13 @@ export function createLinkService(deps: LinkServiceDeps) {
   });
 
   /**
-   * Where a short link leads, or null (404) for an unknown code or one past retention. A person's GET counts a
+   * Where a short link leads (as a Location header value), or null (404) for an unknown code or one past retention. A person's GET counts a
    * click and records `message.click` in the same transaction; a HEAD or a link previewer (preview-agents.ts) is
    * redirected without either.
    */
   async function follow(code: string, request: { method: string; userAgent: string | undefined }): Promise<string | null> {
     if (!isLinkCode(code)) return null;
-    if (request.method !== 'GET' || isPreviewAgent(request.userAgent)) return linkTarget(deps.db, code);
+    if (request.method !== 'GET' || isPreviewAgent(request.userAgent)) return location(await linkTarget(deps.db, code));
     const at = now();
     const { url, recorded } = await deps.db.transaction(async (tx) => {
       const click = await countClick(tx, code, at);
@@ -68,7 +74,7 @@ export function createLinkService(deps: LinkServiceDeps) {
       return { url: click.url, recorded: id !== null };
     });
     if (recorded) deps.onEvents();
-    return url;
+    return location(url);
   }
 
   /** The links of one of the account's messages, in text order ([] when it was sent without tracking). */
