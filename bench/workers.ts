@@ -20,7 +20,7 @@ async function start(workers: string): Promise<Server> {
   const { dataDir } = benchSetup(`workers-${workers}`);
   const token = 'bench-admin';
   const proc = await startTasmanProcess({
-    DATA_DIR: dataDir, TASMAN_WORKERS: workers, LOG_LEVEL: 'warn', TASMAN_ADMIN_TOKEN: token,
+    DATA_DIR: dataDir, TASMAN_WORKERS: workers, TASMAN_ADMIN_TOKEN: token,
     RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000',
     // Two servers on one PostgreSQL would share its tables: each takes a database of its own.
     ...(databaseUrl ? { DATABASE_URL: `${databaseUrl.replace(/\/[^/]*$/, '')}/bench_workers_${workers}` } : {}),
