@@ -50,6 +50,7 @@ export const operations = {
   listNumbers: { method: 'GET', path: '/numbers', call: (s, a) => s.numbers.mine(a) },
   listSenders: { method: 'GET', path: '/senders', call: (s, a) => s.senders.list(a) },
   getWebhooks: { method: 'GET', path: '/webhooks', call: (s, a) => s.webhooks.get(a) },
+  getSettings: { method: 'GET', path: '/settings', call: async (s, a) => s.settings.get(a) },
   listSubAccounts: { method: 'GET', path: '/accounts', call: (s, a) => s.accounts.list(a) },
   allocateCredits: {
     method: 'POST', path: '/account/:id/credits/allocate',

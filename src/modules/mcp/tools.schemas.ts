@@ -10,6 +10,7 @@ import type { BatchInput } from '../messages/messages.service.ts';
 import { NumberList } from '../numbers/numbers.schemas.ts';
 import { AddResult, NumberBody, OptoutList } from '../optouts/optouts.routes.ts';
 import { ReportQuery, UsageReport } from '../reports/reports.schemas.ts';
+import { SettingsResponse } from '../settings/settings.schemas.ts';
 import { estimateBatchCredits, estimateSendCredits } from './credit-estimate.ts';
 import type { ApiRequest, OperationName } from './operations.ts';
 
@@ -161,6 +162,12 @@ export const tools: ToolDefinition[] = [
       + '(default the last 30), with optional filters. Needs the read scope.',
     input: ReportQuery, output: UsageReport, annotations: READ,
     request: (query) => ({ query }),
+  },
+  {
+    name: 'get_settings', title: 'Get the sending settings', op: 'getSettings',
+    description: 'The account\'s quiet hours (messages due inside them wait until they end unless urgent), the time '
+      + 'zone of its Australian recipients, and the link-tracking default. Needs the read scope.',
+    input: NoInput, output: SettingsResponse, annotations: READ, request: noRequest,
   },
   {
     name: 'list_numbers', title: 'List dedicated numbers', op: 'listNumbers',

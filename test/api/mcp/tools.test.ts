@@ -8,7 +8,7 @@ import { connectMcp, ok, refusal, type McpTransportKind } from '../../support/mc
 // Both transports, driven by the official SDK client: every tool called, structured results checked against the
 // output schemas the server lists (the client validates them), refusals as tool errors carrying the API's code.
 
-const READ_TOOLS = ['preview_message', 'search_messages', 'get_message', 'get_campaign', 'list_inbox', 'list_optouts', 'get_balance', 'get_report', 'list_numbers', 'list_sub_accounts'];
+const READ_TOOLS = ['preview_message', 'search_messages', 'get_message', 'get_campaign', 'list_inbox', 'list_optouts', 'get_balance', 'get_report', 'list_numbers', 'list_sub_accounts', 'get_settings'];
 const WRITE_TOOLS = ['send_sms', 'schedule_sms', 'cancel_scheduled', 'send_batch', 'reply_to_inbound', 'allocate_credits', 'add_optout'];
 // Writes that can be undone or repeated without harm: an opt-out, and a schedule until cancel_scheduled refunds it.
 const NOT_DESTRUCTIVE = ['add_optout', 'schedule_sms'];
@@ -85,6 +85,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     const report = ok(await callTool(client, 'get_report', { direction: 'outbound' }));
     expect(report).toMatchObject({ account_id: owner.accountId, summary: { messages: { total: 3 } } });
     expect(ok(await callTool(client, 'list_numbers')).numbers).toEqual([expect.objectContaining({ number })]);
+    expect(ok(await callTool(client, 'get_settings'))).toEqual({ settings: { quiet_hours: null, time_zone: 'Australia/Sydney', link_tracking: false } });
     const preview = ok(await callTool(client, 'preview_message', { to, message: 'x'.repeat(161) }));
     expect(preview).toMatchObject({ opted_out: false });
     const found = ok(await callTool(client, 'search_messages', { limit: 1 }));
