@@ -62,14 +62,14 @@ try {
   const get = async (url: string) => {
     const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
     if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
-    return res.json() as { messages: unknown[]; next_cursor: string | null };
+    return res.json() as { messages?: unknown[]; next_cursor: string | null };
   };
   async function timeRoute(name: string, url: string, n = 100) {
     const times: number[] = [];
     let count = 0;
     for (let i = 0; i < n + 5; i++) {
       t0 = performance.now();
-      count = (await get(url)).messages.length;
+      count = (await get(url)).messages?.length ?? 0;
       if (i >= 5) times.push(performance.now() - t0); // the first few warm caches and plans
     }
     print({ bench: name, url, runs: n, returned: count, p50_ms: pct(times, 50), p99_ms: pct(times, 99) });
@@ -81,6 +81,9 @@ try {
   for (let i = 0; i < depth; i++) cursor = (await get(`/messages?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).next_cursor;
   const [someone] = await rows<{ recipient: string }>(db, sql`select recipient from messages where account_id = ${accountId} limit 1 offset ${Math.floor(MESSAGES / 2)}`);
 
+  // The floor on this machine at this moment: an authenticated route that reads one row (the key's account).
+  // Measured first and last, so a loaded machine shows in it as much as in the list figures.
+  await timeRoute('baseline_balance', '/balance');
   await timeRoute('list_first_page', '/messages?limit=100');
   await timeRoute(`list_page_${depth + 1}_by_cursor`, `/messages?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
   await timeRoute('list_status_failed', '/messages?limit=100&status=failed');
@@ -94,6 +97,7 @@ try {
   await timeRoute('list_one_day', `/messages?limit=100&date_from=${day}&date_to=${day}`);
   // The worst case: a filter nothing matches walks the whole account.
   await timeRoute('list_q_no_match', '/messages?limit=100&q=zzzznomatch', 10);
+  await timeRoute('baseline_balance_after', '/balance');
 } finally {
   await composed.close();
   rmSync(dataDir, { recursive: true, force: true });
