@@ -167,7 +167,7 @@ export const tools: ToolDefinition[] = [
     name: 'get_settings', title: 'Get the sending settings', op: 'getSettings',
     description: 'The account\'s quiet hours (messages due inside them wait until they end unless urgent), the time '
       + 'zone of its Australian recipients, and the link-tracking default. Needs the read scope.',
-    input: NoInput, output: SettingsResponse, annotations: READ, request: noRequest,
+    ...READ_NOTHING, output: SettingsResponse,
   },
   {
     name: 'list_numbers', title: 'List dedicated numbers', op: 'listNumbers',

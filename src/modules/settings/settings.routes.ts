@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { SettingsResponse, SettingsUpdate, SettingsUpdateResult } from './settings.schemas.ts';
 
@@ -7,18 +6,18 @@ const tags = ['Account'];
 
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/settings', {
-    config: { scope: 'read' },
-    schema: { tags, summary: 'The account\'s sending settings: quiet hours, time zone, link tracking', response: { 200: SettingsResponse, ...errors(401) } },
+    config: { contract: {}, scope: 'read' },
+    schema: { tags, summary: 'The account\'s sending settings: quiet hours, time zone, link tracking', response: { 200: SettingsResponse } },
   }, async (request) => services.settings.get(request.actor));
 
   app.put('/settings', {
-    config: { scope: 'manage' },
+    config: { contract: { sample: { body: { quiet_hours: { start: '21:00', end: '08:00' }, link_tracking: true } } }, scope: 'manage' },
     schema: {
       tags,
       summary: 'Change the account\'s sending settings',
       description: 'Fields left out keep their value; quiet_hours: null turns quiet hours off.',
       body: SettingsUpdate,
-      response: { 200: SettingsUpdateResult, ...errors(400, 401, 403) },
+      response: { 200: SettingsUpdateResult },
     },
   }, async (request) => services.settings.update(request.actor, request.body));
 };
