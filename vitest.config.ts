@@ -10,7 +10,7 @@ export default defineConfig({
     // Two cores: more workers only add contention.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/carrier/**/*.test.ts', 'eslint/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'web/src/**/*.test.ts', 'test/carrier/**/*.test.ts', 'eslint/**/*.test.ts'] } },
       {
         extends: true,
         test: {

@@ -30,7 +30,7 @@ import { webhookEvents } from './modules/webhooks/webhook-events.schemas.ts';
 import { ClickEventBody } from './modules/links/links.schemas.ts';
 import { MessageResponse } from './modules/messages/messages.schemas.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
-import { sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
+import { OPERATOR_COOKIE, sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
 import { permissionFor } from './modules/sessions/permissions.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import type { HealthService } from './modules/health/health.service.ts';
@@ -140,9 +140,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(healthRoutes, { health: deps.health, metrics: deps.metrics, adminToken: deps.adminToken, metricsToken: deps.metricsToken });
-
   await app.register(cookie);
+  await app.register(healthRoutes, {
+    health: deps.health, metrics: deps.metrics, adminToken: deps.adminToken, metricsToken: deps.metricsToken,
+    operatorSessions: { cookie: OPERATOR_COOKIE, authenticate: deps.services.sessions.authenticateOperator },
+  });
   await app.register(dashboardRoutes);
   await app.register(sessionRoutes, { services: deps.services, adminToken: deps.adminToken });
   await app.register(adminRoutes, { services: deps.services, simulator: deps.simulator, adminToken: deps.adminToken });

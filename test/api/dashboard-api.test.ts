@@ -92,6 +92,31 @@ describe('GET /campaigns and GET /report/daily', () => {
   });
 });
 
+describe('GET /account/{id}/report/daily', () => {
+  it('gives a parent its sub-account\'s days; a stranger gets 404 and an account without the hierarchy 403', async () => {
+    const parent = await createAccount(t.app, { credits: 50, hierarchy: true });
+    const sub = await call(t.app, parent.apiKey, 'POST', '/accounts', { business_name: 'Branch', seed_credits: 10 });
+    const id = sub.body.id as string;
+    const key = (await call(t.app, parent.apiKey, 'POST', `/account/${id}/key`, { name: 'k' })).body.key as string;
+    for (let i = 0; i < 2; i++) expect((await call(t.app, key, 'POST', '/send', { to: mobile(), message: 'branch' })).status).toBe(200);
+    await call(t.app, parent.apiKey, 'POST', '/send', { to: mobile(), message: 'head office' });
+
+    const res = await call(t.app, parent.apiKey, 'GET', `/account/${id}/report/daily`);
+    expect(res.status).toBe(200);
+    const days = res.body.days as Array<{ day: string; total: number }>;
+    expect(days).toHaveLength(31);
+    // The sub-account's two only: the parent's own message is not in it.
+    expect(days.at(-1)).toMatchObject({ day: res.body.to, total: 2 });
+    expect(((await call(t.app, parent.apiKey, 'GET', '/report/daily')).body.days as Array<{ total: number }>).at(-1)).toMatchObject({ total: 1 });
+
+    const stranger = await createAccount(t.app, { hierarchy: true });
+    expect((await call(t.app, stranger.apiKey, 'GET', `/account/${id}/report/daily`)).status).toBe(404);
+    const flat = await createAccount(t.app);
+    expect((await call(t.app, flat.apiKey, 'GET', `/account/${id}/report/daily`)).body.code).toBe('hierarchy_not_enabled');
+    expect((await call(t.app, parent.apiKey, 'GET', `/account/${id}/report/daily?from=2026-02-30`)).status).toBe(400);
+  });
+});
+
 describe('GET /admin/accounts', () => {
   it('searches by name, email or id, newest first, with paging', async () => {
     const tag = randomUUID().slice(0, 8);

@@ -55,12 +55,44 @@ describe('health, readiness and metrics (API role)', () => {
   });
 });
 
+describe('GET /admin/health: the operator console\'s pipeline panel', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp({ METRICS_TOKEN: 'scrape-me' }); });
+  afterAll(async () => { await t.close(); });
+
+  it('needs the operator token or an operator session (not the metrics token), and counts what waits', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/admin/health' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/admin/health', headers: { authorization: 'Bearer scrape-me' } })).statusCode).toBe(401);
+    const account = await createAccount(t.app, { credits: 10 });
+    expect((await call(t.app, account.apiKey, 'GET', '/admin/health')).status).toBe(401);
+    const read = async (headers: Record<string, string>, cookies?: Record<string, string>) => {
+      const res = await t.app.inject({ method: 'GET', url: '/admin/health', headers, ...(cookies ? { cookies } : {}) });
+      expect(res.statusCode).toBe(200);
+      return res.json() as { queues: Array<{ queue: string; depth: number; oldest_seconds: number }>; carriers: unknown[]; carriers_checked: boolean };
+    };
+    const depth = (body: Awaited<ReturnType<typeof read>>, q: string) => body.queues.find((x) => x.queue === q)!.depth;
+    const before = await read({ authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect(before.queues.map((q) => q.queue)).toEqual(['messages', 'webhooks']);
+    // No worker runs here: what is sent stays queued, and this process holds no carrier link.
+    expect(before).toMatchObject({ carriers: [], carriers_checked: false });
+    expect((await call(t.app, account.apiKey, 'POST', '/send-batch', { message: 'waits', recipients: [mobile(), mobile(), mobile()] })).status).toBe(200);
+    const signIn = await t.app.inject({ method: 'POST', url: '/session/operator', payload: { token: ADMIN_TOKEN } });
+    const cookie = signIn.cookies.find((c) => c.name === 'tasman_operator')!.value;
+    const after = await read({}, { tasman_operator: cookie });
+    // Other files add rows to this shared database (workers get scratch ones, so nothing drains it): at least this batch waits.
+    expect(depth(after, 'messages')).toBeGreaterThanOrEqual(3);
+    expect(after.queues.find((x) => x.queue === 'messages')!.oldest_seconds).toBeGreaterThanOrEqual(0);
+  });
+});
+
 describe('readiness of the worker role', () => {
   it('is ready once bound to the SMSC, and counts submits and receipts', async () => {
     const t = await createTestApp({ SIM_DLR_DELAY_MS: '0' }, { workers: true });
     try {
       const ready = await t.app.inject({ method: 'GET', url: '/ready' });
       expect(ready.json()).toMatchObject({ ready: true, checks: { carriers: 'ok' } });
+      const pipeline = await t.app.inject({ method: 'GET', url: '/admin/health', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(pipeline.json()).toMatchObject({ carriers: [{ name: 'default', bound: true, address: expect.stringMatching(/^127\.0\.0\.1:\d+$/) }], carriers_checked: true });
       const account = await createAccount(t.app, { credits: 10 });
       const sent = await call(t.app, account.apiKey, 'POST', '/send', { to: mobile(), message: 'counted' });
       for (let i = 0; i < 200; i++) {

@@ -166,11 +166,11 @@ describe('secret rotation', () => {
 });
 
 describe('GET /webhooks/deliveries and redeliver', () => {
-  async function seed(accountId: string, n: number, event: 'message.dlr' | 'message.inbound' = 'message.dlr') {
+  async function seed(accountId: string, n: number, event: 'message.dlr' | 'message.inbound' = 'message.dlr', messageId = ID) {
     const ids: Array<string | null> = [];
     for (let i = 0; i < n; i++) {
       const id = await t.services.db.transaction((tx) => recordEvent(tx, {
-        accountId, event, messageId: '01a1fc97-f1e8-765e-92c4-fdeb302ed871', body: { n: i },
+        accountId, event, messageId, body: { n: i },
       }));
       ids.push(id);
     }
@@ -215,7 +215,22 @@ describe('GET /webhooks/deliveries and redeliver', () => {
     expect((await call(t.app, b.apiKey, 'GET', '/webhooks/deliveries')).body).toMatchObject({ deliveries: [], total: 0 });
   });
 
-  it.each(['limit=0', 'limit=101', 'offset=-1', 'status=done', 'event=message.other'])('400 for %s', async (q) => {
+  it('message_id keeps the deliveries about one message (a message\'s timeline), on the caller\'s account only', async () => {
+    const OTHER = '01a1fc97-f1e8-765e-92c4-fdeb302ed872';
+    const a = await createAccount(t.app);
+    await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: 'http://127.0.0.1:9/x', enabled: true });
+    const mine = await seed(a.accountId, 2, 'message.dlr', OTHER);
+    await seed(a.accountId, 3);
+    const res = await call(t.app, a.apiKey, 'GET', `/webhooks/deliveries?message_id=${OTHER}`);
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(2);
+    expect((res.body.deliveries as Array<{ id: string; message_id: string }>).map((d) => [d.id, d.message_id])).toEqual([[mine[1], OTHER], [mine[0], OTHER]]);
+
+    const b = await createAccount(t.app);
+    expect((await call(t.app, b.apiKey, 'GET', `/webhooks/deliveries?message_id=${OTHER}`)).body).toMatchObject({ deliveries: [], total: 0 });
+  });
+
+  it.each(['limit=0', 'limit=101', 'offset=-1', 'status=done', 'event=message.other', 'message_id=not-a-uuid', 'message_id=01a1fc97'])('400 for %s', async (q) => {
     const a = await createAccount(t.app);
     const res = await call(t.app, a.apiKey, 'GET', `/webhooks/deliveries?${q}`);
     expect(res.status).toBe(400);

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startProcess, type TasmanProcess } from '../support/process.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { isoToZoned } from '../../web/src/lib/zoned.ts';
 import { ARTEFACTS, buildDashboard, haveChromium, launchChromium, screenshot, seriousViolations } from '../support/browser.ts';
 
 if (!haveChromium) console.warn('dashboard.test.ts skipped: /usr/bin/chromium is missing (apt-get install -y chromium)');
@@ -101,6 +102,8 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading('Overview');
+    await page.getByRole('list', { name: 'Services' }).getByText('Sending').waitFor();
+    await page.getByText('All systems operational').waitFor();
   });
 
   it('sends one message with a live preview and sees it delivered in Messages', async () => {
@@ -136,6 +139,36 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.getByText('2 of 2 finished').waitFor({ timeout: 30_000 });
   });
 
+  it('schedules one in the account\'s zone and cancels it, getting the credit back', async () => {
+    const before = (await (await fetch(`${proc.url}/balance`, { headers: { authorization: `Bearer ${apiKey}` } })).json() as { credits: number }).credits;
+    await nav('Send');
+    await heading('Send');
+    await page.getByLabel('To', { exact: true }).fill('0412 000 777');
+    await page.getByLabel('Message').fill('Reminder: your booking is tomorrow');
+    await page.getByLabel('Schedule for later').check();
+    // Two days ahead at 10:30 Sydney time, whatever zone this machine is in.
+    const day = isoToZoned(Date.now() + 2 * 86_400_000, 'Australia/Sydney').slice(0, 10);
+    await page.getByLabel('Send at (Australia/Sydney time)').fill(`${day}T10:30`);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText(/Scheduled for .*10:30/).waitFor();
+    await nav('Messages');
+    await heading('Messages');
+    const scheduled = page.getByRole('region', { name: 'Scheduled messages' });
+    await scheduled.getByText('Reminder: your booking is tomorrow').waitFor();
+    const listed = await (await fetch(`${proc.url}/messages?status=scheduled`, { headers: { authorization: `Bearer ${apiKey}` } })).json() as { messages: Array<{ id: string; scheduled_at: string }> };
+    expect(listed.messages).toHaveLength(1);
+    // 10:30 in Sydney is 23:30 or 00:30 UTC, by daylight saving.
+    expect(listed.messages[0]!.scheduled_at).toMatch(/T(23|00):30:00/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'messages-scheduled-desktop');
+    await scheduled.getByRole('button', { name: /^Cancel the message to \+61412000777/ }).click();
+    await page.getByText('Cancelled the message to +61412000777; 1 credit(s) returned.').waitFor();
+    const read = await (await fetch(`${proc.url}/message/${listed.messages[0]!.id}`, { headers: { authorization: `Bearer ${apiKey}` } })).json() as { message: { status: string } };
+    expect(read.message.status).toBe('cancelled');
+    const after = (await (await fetch(`${proc.url}/balance`, { headers: { authorization: `Bearer ${apiKey}` } })).json() as { credits: number }).credits;
+    expect(after).toBe(before);
+  });
+
   it('replies from the Inbox to an injected inbound message', async () => {
     await operator('POST', '/admin/simulator/inbound', { from: CUSTOMER, to: SHARED_AU, text: 'Can we bring a dog?' });
     await nav('Inbox');
@@ -144,6 +177,30 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Send reply' }).click();
     await page.getByText('Reply sent.').waitFor();
     await page.getByText('Of course, on the terrace').waitFor();
+  });
+
+  it('adds a number to the opt-outs, removes it, and exports the audit as CSV from the server', async () => {
+    await nav('Opt-outs');
+    await heading('Opt-outs');
+    await page.getByLabel('Number to opt out').fill('0412 000 888');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Added +61412000888.').waitFor();
+    await page.getByRole('row').filter({ hasText: '+61412000888' }).getByText('added by you').waitFor();
+    const refused = await fetch(`${proc.url}/send`, {
+      method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '0412000888', message: 'not to you' }),
+    });
+    expect(((await refused.json()) as { code: string }).code).toBe('recipient_opted_out');
+    // Removing asks first (window.confirm): accept it.
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Remove +61412000888 from the list' }).click();
+    await page.getByText('Removed +61412000888').waitFor();
+    await page.getByText('Nobody has opted out.').waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const csv = readFileSync((await (await download).path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('number,action,source,raw_text,received_at,inbound_message_id,message_id');
+    expect(csv).toMatch(/\+61412000888,optout,api,[^\r]*\r\n\+61412000888,optin,api,/);
   });
 
   it('creates an API key, shown once, that works with fetch', async () => {
@@ -159,6 +216,23 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await heading('API keys');
     expect(await page.getByTestId('secret').count()).toBe(0);
     expect(await page.content()).not.toContain(key);
+  });
+
+  it('creates a read-only key from the scope switches: it reads, and sending is refused', async () => {
+    await page.getByLabel('Key name').fill('Reporting');
+    await page.getByLabel(/^Send: /).uncheck();
+    await page.getByLabel(/^Manage: /).uncheck();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('New key "Reporting" (read)').waitFor();
+    const key = (await page.getByTestId('secret').textContent())!.trim();
+    expect((await fetch(`${proc.url}/balance`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    const send = await fetch(`${proc.url}/send`, {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '0412 000 999', message: 'not allowed' }),
+    });
+    expect(send.status).toBe(403);
+    expect(((await send.json()) as { code: string }).code).toBe('insufficient_scope');
+    await page.getByRole('row').filter({ hasText: 'Reporting' }).getByRole('cell', { name: 'read', exact: true }).waitFor();
   });
 
   it('sets a delivery webhook and sees a delivery in its log', async () => {
@@ -184,6 +258,15 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.getByLabel('Amount').fill('5');
     await page.getByRole('button', { name: 'Allocate' }).click();
     await page.getByText('Sub-account balance 5').waitFor();
+    // Its chart (empty: it has sent nothing) and a number moved to it from the parent's own.
+    await page.getByText('No messages in the last 30 days.').waitFor();
+    await operator('POST', '/admin/numbers', { number: '+61480555001', country: 'AU', account_id: accountId });
+    await page.reload();
+    await heading('Harbour Catering');
+    await page.getByLabel('Give it one of your numbers').selectOption('+61480555001');
+    await page.getByRole('button', { name: 'Move number' }).click();
+    await page.getByText('Moved +61480555001 to this sub-account.').waitFor();
+    await page.getByRole('list', { name: 'This sub-account\'s numbers' }).getByText(/\+61480555001/).waitFor();
   });
 
   it('(operator) signs in at /operator and tops up an account', async () => {
@@ -192,6 +275,10 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await op.getByLabel('Operator token').fill(token);
     await op.getByRole('button', { name: 'Sign in' }).click();
     await op.getByRole('heading', { name: 'Operator console' }).waitFor();
+    // The pipeline panel: /status, the queues, and this process's bind to the built-in SMSC.
+    await op.getByRole('list', { name: 'Carrier binds' }).getByText('bound', { exact: true }).waitFor();
+    await op.getByText('Messages waiting for the carrier').waitFor();
+    await op.getByText('All systems operational').waitFor();
     await op.getByLabel('Search accounts').fill('Harbour Cafe');
     await op.getByRole('button', { name: 'Search' }).click();
     await op.getByLabel('Credits to add to Harbour Cafe').fill('100');
@@ -206,7 +293,29 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await op.close();
   });
 
-  it('every page: no serious or critical axe violations, at desktop and phone width', async () => {
+  it('Settings: time zone and quiet hours saved, and the Send page\'s picker follows the zone', async () => {
+    await nav('Settings');
+    await heading('Settings');
+    await page.getByLabel('Time zone').selectOption('Australia/Perth');
+    await page.getByLabel('Hold messages that would arrive at night').check();
+    await page.getByLabel('Quiet from').fill('21:30');
+    await page.getByLabel('Quiet until').fill('07:45');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    const saved = await (await fetch(`${proc.url}/settings`, { headers: { authorization: `Bearer ${apiKey}` } })).json() as { settings: unknown };
+    expect(saved.settings).toEqual({ time_zone: 'Australia/Perth', quiet_hours: { start: '21:30', end: '07:45' }, link_tracking: false });
+    await page.reload();
+    await heading('Settings');
+    expect(await page.getByLabel('Quiet from').inputValue()).toBe('21:30');
+    await nav('Send');
+    await heading('Send');
+    await page.getByText(/Quiet hours 21:30–07:45/).waitFor();
+    await page.getByLabel('Schedule for later').check();
+    await page.getByLabel('Send at (Australia/Perth time)').waitFor();
+  });
+
+  // 13 pages twice, each loaded, settled, checked and photographed: minutes on a loaded two-core machine.
+  it('every page: no serious or critical axe violations, at desktop and phone width', { timeout: 300_000 }, async () => {
     const pages: Array<[string, string, string]> = [
       ['overview', '/app/', 'Overview'], ['send', '/app/send', 'Send'], ['messages', '/app/messages', 'Messages'],
       ['campaigns', '/app/campaigns', 'Campaigns'], ['inbox', '/app/inbox', 'Inbox'], ['optouts', '/app/optouts', 'Opt-outs'],

@@ -32,7 +32,7 @@ const familyBodies: Record<string, (x: Target) => object> = {
 };
 
 // History stays readable after a sub-account is closed (as in GET /report/group); every other route answers 404.
-const closedReadable = new Set(['GET /account/:id/report']);
+const closedReadable = new Set(['GET /account/:id/report', 'GET /account/:id/report/daily']);
 
 const fill = (url: string, x: Target) => {
   const filled = url.replace(':id', x.id).replace(':keyId', x.keyId).replace(':memberId', x.memberId);

@@ -95,8 +95,8 @@ function Shell({ session }: { session: SessionInfo }) {
           <Routes>
             <Route index element={<OverviewPage />} />
             <Route path="send" element={<SendPage session={session} />} />
-            <Route path="messages" element={<MessagesPage />} />
-            <Route path="messages/:id" element={<MessagePage />} />
+            <Route path="messages" element={<MessagesPage session={session} />} />
+            <Route path="messages/:id" element={<MessagePage session={session} />} />
             <Route path="campaigns/*" element={<CampaignsPage />} />
             <Route path="inbox" element={<InboxPage session={session} />} />
             <Route path="optouts" element={<OptoutsPage />} />

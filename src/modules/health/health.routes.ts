@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../../platform/http/schemas.ts';
-import { requireAnyToken } from '../../platform/http/auth.ts';
+import { requireAdminToken, requireAnyToken, type OperatorSessionAuth } from '../../platform/http/auth.ts';
 import type { Metrics } from '../../platform/metrics.ts';
 import type { HealthService } from './health.service.ts';
 
@@ -16,13 +16,29 @@ const Readiness = Type.Object({
   failed: Type.Union([Type.String(), Type.Null()], { description: 'the first failed check, in words' }),
 });
 
+const Pipeline = Type.Object({
+  queues: Type.Array(Type.Object({
+    queue: Type.String({ description: 'messages (queued for the carrier) or webhooks (deliveries pending)' }),
+    depth: Type.Integer({ description: 'rows waiting' }),
+    oldest_seconds: Type.Integer({ description: 'age of the oldest waiting row; 0 when none waits' }),
+  })),
+  carriers: Type.Array(Type.Object({
+    name: Type.String({ description: 'the carrier id (TASMAN_CARRIERS; default for SMPP_*)' }),
+    bound: Type.Boolean(),
+    address: Type.Union([Type.String(), Type.Null()], { description: 'its SMSC, host:port' }),
+  }), { description: 'the carriers of this process (empty in an API-only process)' }),
+  carriers_checked: Type.Boolean({ description: 'false in a process without the worker role: it holds no carrier link' }),
+});
+
 /** Liveness, readiness and Prometheus metrics: for load balancers, orchestrators and monitoring, not tenants. */
 export const healthRoutes: FastifyPluginAsyncTypebox<{
   health: HealthService;
   metrics: Metrics;
   adminToken: string | null;
   metricsToken: string | null;
-}> = async (app, { health, metrics, adminToken, metricsToken }) => {
+  /** The operator console's session, accepted beside the bearer token on /admin/health. */
+  operatorSessions: OperatorSessionAuth;
+}> = async (app, { health, metrics, adminToken, metricsToken, operatorSessions }) => {
   app.get('/health', {
     schema: {
       tags, security: [], summary: 'Liveness: the process answers',
@@ -40,6 +56,18 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{
   }, async (_request, reply) => {
     const result = await health.readiness();
     return reply.code(result.ready ? 200 : 503).send(result);
+  });
+
+  // The operator console's pipeline panel: the metrics' queue gauges and carrier binds, as JSON.
+  await app.register(async (scope) => {
+    requireAdminToken(scope, adminToken, operatorSessions);
+    scope.get('/admin/health', {
+      schema: {
+        tags: ['Operator'], security: [{ adminToken: [] }],
+        summary: 'Queue depths, the oldest waiting row\'s age, and carrier binds (the operator console\'s pipeline panel)',
+        response: { 200: Pipeline, ...errors(401, 403) },
+      },
+    }, async () => health.pipeline());
   });
 
   await app.register(async (scope) => {

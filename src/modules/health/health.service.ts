@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/client.ts';
 import { migrationsApplied } from '../../platform/db/client.ts';
-import { ping } from './health.repo.ts';
+import { ping, queueSizes } from './health.repo.ts';
 
 /** One carrier of this process: its id (TASMAN_CARRIERS, `default` for SMPP_*), its SMSC's host:port, bound or not. */
 export interface CarrierStatus { name: string; bound: boolean; address?: string }
@@ -37,7 +37,17 @@ export function createHealthService(deps: { db: Db; carriers: () => CarrierStatu
     }
     return { ready: failed.length === 0, checks, failed: failed[0] ?? null };
   }
-  return { readiness };
+  /** The operator's view of the pipeline: what waits in each queue and since when, and each carrier's bind. */
+  async function pipeline() {
+    const queues = await queueSizes(deps.db);
+    return {
+      queues: queues.map((q) => ({ queue: q.queue, depth: q.depth, oldest_seconds: Math.round(q.oldestSeconds) })),
+      carriers: deps.carriers().map((c) => ({ name: c.name, bound: c.bound, address: c.address ?? null })),
+      carriers_checked: deps.checksCarriers,
+    };
+  }
+
+  return { readiness, pipeline };
 }
 
 export type HealthService = ReturnType<typeof createHealthService>;

@@ -22,6 +22,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     schema: { tags: ['Reporting'], summary: 'Usage summary of one sub-account (parent only)', params: IdParams, querystring: ReportQuery, response: { 200: UsageReport } },
   }, async (request) => reports.subAccount(request.actor, request.params.id, request.query));
 
+  app.get('/account/:id/report/daily', {
+    config: { contract: subAccountContract({ errors: ['invalid_range'] }), scope: 'read' },
+    schema: { tags: ['Reporting'], summary: 'One sub-account\'s outbound messages per Sydney day (parent only)', params: IdParams, querystring: RangeQuery, response: { 200: DailyReport } },
+  }, async (request) => reports.subAccountDaily(request.actor, request.params.id, request.query));
+
   app.get('/report/group', {
     config: { scope: 'read' },
     schema: { tags: ['Reporting'], summary: 'Usage of the caller and every sub-account', querystring: RangeQuery, response: { 200: GroupReport, ...errors(400, 401, 403) } },

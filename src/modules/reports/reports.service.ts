@@ -101,8 +101,18 @@ export function createReportService(deps: { db: Db; now?: () => Date }) {
 
   /** GET /report/daily: the dashboard's chart; every day of the range, zeros included, counters as in /report. */
   async function daily(actor: Actor, query: RangeInput) {
+    return dailyOf(actor.accountId, resolveRange(query, now()));
+  }
+
+  /** GET /account/{id}/report/daily: the same for a sub-account, with the rules of GET /account/{id}/report. */
+  async function subAccountDaily(actor: Actor, accountId: string, query: RangeInput) {
     const range = resolveRange(query, now());
-    const found = new Map((await dailyCounts(deps.db, actor.accountId, range)).map((d) => [d.day, d]));
+    await loadManagedAccount(deps.db, actor, accountId, { write: false, includeClosed: true });
+    return dailyOf(accountId, range);
+  }
+
+  async function dailyOf(accountId: string, range: ReturnType<typeof resolveRange>) {
+    const found = new Map((await dailyCounts(deps.db, accountId, range)).map((d) => [d.day, d]));
     const days = [];
     for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
       days.push(found.get(day) ?? { day, total: 0, sent: 0, delivered: 0, failed: 0 });
@@ -110,7 +120,7 @@ export function createReportService(deps: { db: Db; now?: () => Date }) {
     return { from: range.from, to: range.to, days };
   }
 
-  return { own, subAccount, group, daily };
+  return { own, subAccount, group, daily, subAccountDaily };
 }
 
 export type ReportService = ReturnType<typeof createReportService>;

@@ -109,13 +109,14 @@ const toDelivery = (r: DeliveryRow): DeliveryRow => ({
   completedAt: r.completedAt === null ? null : asDate(r.completedAt),
 });
 
-export type DeliveryFilter = { status?: DeliveryStatus; event?: WebhookEvent; limit: number; offset: number };
+export type DeliveryFilter = { status?: DeliveryStatus; event?: WebhookEvent; message_id?: string; limit: number; offset: number };
 
 /** Newest first; ids are UUIDv7, so id order is creation order and breaks ties between equal timestamps. */
 export async function listDeliveries(db: Executor, accountId: string, filter: DeliveryFilter) {
   const where = sql`account_id = ${accountId}
     ${filter.status ? sql`and status = ${filter.status}` : sql``}
-    ${filter.event ? sql`and event = ${filter.event}` : sql``}`;
+    ${filter.event ? sql`and event = ${filter.event}` : sql``}
+    ${filter.message_id ? sql`and message_id = ${filter.message_id}` : sql``}`;
   const [count] = await rows<{ total: number | string }>(db, sql`
     select count(*)::int as total from webhook_deliveries where ${where}`);
   const list = await rows<DeliveryRow>(db, sql`

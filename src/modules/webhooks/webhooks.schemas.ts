@@ -1,5 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { NullableTimestamp, Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { UUID_PATTERN } from '../../platform/ids.ts';
 
 export const EndpointView = Type.Object({
   url: Type.String(),
@@ -44,6 +45,7 @@ export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal(
 export const DeliveriesQuery = Type.Object({
   status: Type.Optional(DeliveryStatus),
   event: Type.Optional(WebhookEvent),
+  message_id: Type.Optional(Type.String({ format: 'uuid', pattern: UUID_PATTERN, description: 'Only the deliveries about this message (its timeline in the dashboard)' })),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
   offset: Offset,
 });

@@ -10,7 +10,7 @@ import { maskCredentials, splitCredentials } from './url-credentials.ts';
 import { storeSealedCredentials, urlsWithCredentials } from './url-credentials.repo.ts';
 import {
   findDelivery, listAttempts, listDeliveries, listEndpoints, requeueDelivery, setSealedSecret, upsertEndpoint,
-  type AttemptRow, type DeliveryRow, type DeliveryStatus, type EndpointRow,
+  type AttemptRow, type DeliveryFilter, type DeliveryRow, type DeliveryStatus, type EndpointRow,
 } from './webhooks.repo.ts';
 
 export interface WebhookServiceDeps {
@@ -128,7 +128,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return { secret };
   }
 
-  async function deliveries(actor: Actor, filter: { status?: DeliveryStatus; event?: WebhookEvent; limit: number; offset: number }) {
+  async function deliveries(actor: Actor, filter: DeliveryFilter) {
     const page = await listDeliveries(db, actor.accountId, filter);
     const attempts = await listAttempts(db, actor.accountId, page.deliveries.map((d) => d.id));
     const byDelivery = new Map<string, AttemptRow[]>();

@@ -1,14 +1,16 @@
 import { useState } from 'react';
 import { Link, Route, Routes, useParams } from 'react-router';
-import { useQuery, keepPreviousData } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { get } from '../lib/api.ts';
+import { del, get } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
-import { Card, DataTable, ErrorText, Loading, Page, Pager, Status } from '../ui.tsx';
+import { zonedDateTime } from '../lib/zoned.ts';
+import { useAccountSettings } from '../settings.ts';
+import { Button, Card, DataTable, ErrorText, Loading, Notice, Page, Pager, Status } from '../ui.tsx';
 import type { MessageItem } from './messages.tsx';
 
-interface Stats { total: number; queued: number; sent: number; delivered: number; failed: number }
-interface Campaign { id: string; name: string | null; message_body: string | null; status: string; recipient_count: number; total_credits: number; created_at: string; stats: Stats }
+interface Stats { total: number; queued: number; sent: number; delivered: number; failed: number; scheduled?: number; cancelled?: number }
+interface Campaign { id: string; name: string | null; message_body: string | null; status: string; recipient_count: number; total_credits: number; created_at: string; scheduled_at?: string | null; stats: Stats }
 
 const PAGE = 25;
 const col = createColumnHelper<Campaign>();
@@ -44,8 +46,25 @@ const messageColumns = [
   mcol.accessor('body', { header: 'Message', cell: (c) => <span className="line-clamp-2 max-w-xs">{c.getValue() ?? '(removed)'}</span> }),
 ];
 
+function CancelSchedule({ id, campaign, stats }: { id: string; campaign: Campaign; stats: Stats }) {
+  const qc = useQueryClient();
+  const { settings } = useAccountSettings();
+  const cancel = useMutation({
+    mutationFn: () => del<{ cancelled: number; credits_refunded: number }>(`/campaign/${id}/schedule`),
+    onSuccess: () => { void qc.invalidateQueries({ queryKey: ['campaign', id] }); void qc.invalidateQueries({ queryKey: ['balance'] }); },
+  });
+  return (
+    <div className="mt-3 space-y-2">
+      {campaign.scheduled_at && <p className="text-sm">Sends at {zonedDateTime(campaign.scheduled_at, settings.time_zone)} ({settings.time_zone}).</p>}
+      {(stats.scheduled ?? 0) > 0 && <Button kind="danger" disabled={cancel.isPending} onClick={() => cancel.mutate()}>Cancel the scheduled messages</Button>}
+      {cancel.data && <Notice>Cancelled {cancel.data.cancelled} message(s); {cancel.data.credits_refunded} credit(s) returned.</Notice>}
+      <ErrorText error={cancel.error} />
+    </div>
+  );
+}
+
 function CampaignDetail() {
-  const { id } = useParams();
+  const { id = '' } = useParams();
   const [page, setPage] = useState(0);
   const q = useQuery({
     queryKey: ['campaign', id, page],
@@ -66,8 +85,10 @@ function CampaignDetail() {
           <div className="h-3 bg-green-600" style={{ width: `${s.total ? (done / s.total) * 100 : 0}%` }} />
         </div>
         <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
-          {(['queued', 'sent', 'delivered', 'failed'] as const).map((k) => <div key={k}><dt className="text-slate-600">{k}</dt><dd className="text-lg font-semibold">{s[k]}</dd></div>)}
+          {(['scheduled', 'queued', 'sent', 'delivered', 'failed', 'cancelled'] as const).filter((k) => s[k] !== undefined && (s[k] || !['scheduled', 'cancelled'].includes(k)))
+            .map((k) => <div key={k}><dt className="text-slate-600">{k}</dt><dd className="text-lg font-semibold">{s[k]}</dd></div>)}
         </dl>
+        <CancelSchedule id={id} campaign={c} stats={s} />
         {c.message_body && <p className="mt-3 whitespace-pre-wrap rounded bg-slate-100 p-3 text-sm">{c.message_body}</p>}
       </Card>
       <DataTable data={q.data.messages} columns={messageColumns} caption="Messages of this campaign" empty="No messages." />

@@ -3,15 +3,23 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { del, get, post } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
-import { Button, Card, DataTable, ErrorText, Input, Loading, Page, Secret } from '../ui.tsx';
+import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Page, Secret } from '../ui.tsx';
 
-interface Key { id: string; name: string; prefix: string; revoked_at: string | null; created_at: string; last_used_at: string | null }
+type Scope = 'read' | 'send' | 'manage';
+interface Key { id: string; name: string; prefix: string; scopes?: Scope[]; revoked_at: string | null; created_at: string; last_used_at: string | null }
+
+const SCOPES: Array<{ id: Scope; label: string }> = [
+  { id: 'read', label: 'Read: messages, reports, balance' },
+  { id: 'send', label: 'Send: spend credits on messages' },
+  { id: 'manage', label: 'Manage: keys, webhooks, numbers, sub-accounts' },
+];
 
 export function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke: (k: Key) => void }) {
   const col = createColumnHelper<Key>();
   const columns = [
     col.accessor('name', { header: 'Name' }),
     col.accessor('prefix', { header: 'Starts with', cell: (c) => <code>{c.getValue()}…</code> }),
+    col.accessor('scopes', { header: 'May', cell: (c) => (c.getValue() ?? SCOPES.map((s) => s.id)).join(', ') }),
     col.accessor('created_at', { header: 'Created', cell: (c) => dateTime(c.getValue()) }),
     col.accessor('last_used_at', { header: 'Last used', cell: (c) => dateTime(c.getValue()) }),
     col.display({
@@ -23,12 +31,27 @@ export function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke: (k: Key) =
   return <DataTable data={keys} columns={columns} caption="API keys" empty="No API keys yet." />;
 }
 
+/** Which of read, send and manage a new key holds (all three by default, as the API does). */
+export function ScopeFields({ value, onChange, error }: { value: Scope[]; onChange: (s: Scope[]) => void; error?: string | undefined }) {
+  return (
+    <fieldset className="space-y-1">
+      <legend className="text-sm font-medium">What the key may do</legend>
+      {SCOPES.map((s) => (
+        <Checkbox key={s.id} label={s.label} checked={value.includes(s.id)}
+          onChange={(e) => onChange(SCOPES.map((x) => x.id).filter((id) => (id === s.id ? e.target.checked : value.includes(id))))} />
+      ))}
+      {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
+    </fieldset>
+  );
+}
+
 export default function KeysPage() {
   const qc = useQueryClient();
   const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>(['read', 'send', 'manage']);
   const keys = useQuery({ queryKey: ['keys'], queryFn: () => get<{ keys: Key[] }>('/keys') });
   const create = useMutation({
-    mutationFn: () => post<{ key: string; name: string }>('/keys', { name }),
+    mutationFn: () => post<{ key: string; name: string; scopes: Scope[] }>('/keys', { name, scopes }),
     onSuccess: () => { setName(''); void qc.invalidateQueries({ queryKey: ['keys'] }); },
   });
   const revoke = useMutation({
@@ -39,12 +62,13 @@ export default function KeysPage() {
   return (
     <Page title="API keys">
       <Card title="Create a key">
-        <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-          <div className="flex-1"><Input label="Key name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} hint="Where it will be used, e.g. Website" /></div>
-          <Button type="submit" disabled={create.isPending}>Create key</Button>
+        <form onSubmit={submit} className="space-y-3">
+          <Input label="Key name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} hint="Where it will be used, e.g. Website" />
+          <ScopeFields value={scopes} onChange={setScopes} error={scopes.length === 0 ? 'Choose at least one' : undefined} />
+          <Button type="submit" disabled={create.isPending || scopes.length === 0}>Create key</Button>
         </form>
         <ErrorText error={create.error} />
-        {create.data && <div className="mt-3"><Secret label={`New key "${create.data.name}"`} value={create.data.key} /></div>}
+        {create.data && <div className="mt-3"><Secret label={`New key "${create.data.name}" (${create.data.scopes.join(', ')})`} value={create.data.key} /></div>}
       </Card>
       <Card title="Rotating a key without downtime">
         <ol className="list-decimal space-y-1 pl-5 text-sm">

@@ -4,11 +4,13 @@ import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { get } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
+import type { SessionInfo } from '../session.ts';
 import { Button, DataTable, ErrorText, Input, Loading, Page, Pager, Select, Status } from '../ui.tsx';
+import { ScheduledMessages } from './scheduled.tsx';
 
 export interface MessageItem {
   id: string; recipient: string; sender: string; body: string | null; status: string; parts: number; campaign_id: string | null;
-  created_at: string; sent_at: string | null; error_code: string | null; error_message: string | null;
+  created_at: string; sent_at: string | null; scheduled_at: string | null; error_code: string | null; error_message: string | null;
   delivery_receipt: { status: string; received_at: string; error_code: string | null } | null;
 }
 
@@ -24,7 +26,7 @@ const columns = [
 
 interface Filters { q?: string; to?: string; status?: string; date_from?: string; date_to?: string }
 
-export default function MessagesPage() {
+export default function MessagesPage({ session }: { session: SessionInfo }) {
   const [filters, setFilters] = useState<Filters>({});
   const [draft, setDraft] = useState<Filters>({});
   // Keyset paging: the cursors of the pages seen so far, so Previous works too.
@@ -39,6 +41,8 @@ export default function MessagesPage() {
   const search = (e: FormEvent) => { e.preventDefault(); setFilters(draft); setCursors([undefined]); };
   return (
     <Page title="Messages">
+      <ScheduledMessages canCancel={session.user.can_send} />
+      <h2 className="text-lg font-semibold">All messages</h2>
       <form onSubmit={search} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6 lg:items-end" role="search">
         <Input label="Text contains" value={draft.q ?? ''} onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
         <Input label="Number" value={draft.to ?? ''} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />

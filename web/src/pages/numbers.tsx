@@ -4,7 +4,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { get, post } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
 import type { SessionInfo } from '../session.ts';
-import { Button, Card, DataTable, ErrorText, Loading, Notice, Page, Pager, Select } from '../ui.tsx';
+import { Button, Card, DataTable, Empty, ErrorText, Loading, Notice, Page, Pager, Select } from '../ui.tsx';
 
 interface Held { id: string; number: string; country: string; price_monthly: number; assigned_at: string | null; created_at: string }
 interface Available { id: string; number: string; country: string; price_monthly: number }
@@ -34,6 +34,7 @@ export default function NumbersPage({ session }: { session: SessionInfo }) {
   const [country, setCountry] = useState<'AU' | 'NZ'>('AU');
   const [page, setPage] = useState(0);
   const held = useQuery({ queryKey: ['numbers'], queryFn: () => get<{ numbers: Held[] }>('/numbers') });
+  const senders = useQuery({ queryKey: ['senders'], queryFn: () => get<{ sender_ids: string[] }>('/senders') });
   const available = useQuery({
     queryKey: ['numbers', 'available', country, page],
     queryFn: () => get<{ numbers: Available[] }>('/numbers/available', { country, limit: PAGE, offset: page * PAGE }),
@@ -69,9 +70,15 @@ export default function NumbersPage({ session }: { session: SessionInfo }) {
         <Pager page={page} hasNext={(available.data?.numbers.length ?? 0) === PAGE} onPage={setPage} />
       </Card>
       <Card title="Sender IDs">
-        <p className="text-sm text-slate-700">
+        <ErrorText error={senders.error} />
+        {senders.isPending ? <Loading /> : senders.data && senders.data.sender_ids.length > 0 ? (
+          <ul className="mb-3 flex flex-wrap gap-2" aria-label="Your Sender IDs">
+            {senders.data.sender_ids.map((id) => <li key={id} className="rounded-md border border-slate-300 bg-slate-50 px-3 py-1 font-mono text-sm">{id}</li>)}
+          </ul>
+        ) : <Empty>No Sender IDs yet.</Empty>}
+        <p className="mt-3 text-sm text-slate-700">
           An alphanumeric Sender ID (such as HarbourCafe) is registered to your ABN by the operator; once registered,
-          type it as the sender on the Send page. Ask your provider to register one.
+          choose it as the sender on the Send page. Ask your provider to register one.
         </p>
       </Card>
     </Page>

@@ -5,6 +5,8 @@ import { api, ApiError, get, withQuery } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, Pager, Secret, Select, Status } from '../ui.tsx';
 import { AuthFrame } from './auth.tsx';
+import { PipelinePanel } from './operator-pipeline.tsx';
+import { NumberPool, SenderIdList } from './operator-lists.tsx';
 
 interface Account { account_id: string; business_name: string; email?: string | null; account_status: string; hierarchy_enabled: boolean; credits: number; created_at?: string }
 
@@ -31,12 +33,15 @@ export default function OperatorPage() {
       </header>
       <main id="main" className="space-y-5 p-4 md:p-8">
         <h1 className="text-2xl font-semibold">Operator console</h1>
+        <PipelinePanel />
         <Accounts csrf={csrf} />
         <div className="grid gap-4 lg:grid-cols-2">
           <CreateAccount csrf={csrf} />
           <SenderIds csrf={csrf} />
           <PoolNumbers csrf={csrf} />
         </div>
+        <SenderIdList />
+        <NumberPool />
       </main>
     </div>
   );
@@ -162,7 +167,11 @@ function CreateAccount({ csrf }: { csrf: string }) {
 
 function SenderIds({ csrf }: { csrf: string }) {
   const [form, setForm] = useState({ account_id: '', sender_id: '', abn: '' });
-  const register = useMutation({ mutationFn: () => api<{ sender_id: string }>('POST', '/admin/sender-ids', { ...form, ...(form.account_id ? {} : { account_id: undefined }) }, csrf) });
+  const qc = useQueryClient();
+  const register = useMutation({
+    mutationFn: () => api<{ sender_id: string }>('POST', '/admin/sender-ids', { ...form, ...(form.account_id ? {} : { account_id: undefined }) }, csrf),
+    onSuccess: () => { void qc.invalidateQueries({ queryKey: ['op', 'sender-ids'] }); },
+  });
   const err = register.error instanceof ApiError ? register.error : null;
   return (
     <Card title="Register a Sender ID">
@@ -180,7 +189,11 @@ function SenderIds({ csrf }: { csrf: string }) {
 
 function PoolNumbers({ csrf }: { csrf: string }) {
   const [form, setForm] = useState({ number: '', country: 'AU', price_monthly: '0' });
-  const add = useMutation({ mutationFn: () => api<{ number: string }>('POST', '/admin/numbers', { number: form.number, country: form.country, price_monthly: Number(form.price_monthly) }, csrf) });
+  const qc = useQueryClient();
+  const add = useMutation({
+    mutationFn: () => api<{ number: string }>('POST', '/admin/numbers', { number: form.number, country: form.country, price_monthly: Number(form.price_monthly) }, csrf),
+    onSuccess: () => { void qc.invalidateQueries({ queryKey: ['op', 'numbers'] }); },
+  });
   const err = add.error instanceof ApiError ? add.error : null;
   return (
     <Card title="Add a number to the pool">

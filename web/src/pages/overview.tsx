@@ -5,6 +5,7 @@ import { get } from '../lib/api.ts';
 import { dateTime, percent } from '../lib/format.ts';
 import { DayChart } from '../chart.tsx';
 import { Card, Empty, ErrorText, Loading, Page, Stat } from '../ui.tsx';
+import { ServiceStatusList, useServiceStatus } from './status-panel.tsx';
 
 export interface Daily { from: string; to: string; days: Array<{ day: string; total: number; sent: number; delivered: number; failed: number }> }
 export interface Usage { from: string; to: string; summary: { messages: { total: number; parts: number; sent: number; delivered: number; failed: number }; credits_consumed: number; inbound: number; optouts: number } }
@@ -20,6 +21,7 @@ export function OverviewPage() {
   const month = useQuery({ queryKey: ['report', monthStart, today], queryFn: () => get<Usage>('/report', { from: monthStart, to: today }) });
   const daily = useQuery({ queryKey: ['daily'], queryFn: () => get<Daily>('/report/daily') });
   const inbox = useQuery({ queryKey: ['inbox', 'recent'], queryFn: () => get<InboxList>('/inbox', { limit: 5 }) });
+  const status = useServiceStatus();
   const series = useMemo(() => {
     const d = daily.data?.days ?? [];
     return [
@@ -53,6 +55,9 @@ export function OverviewPage() {
         {daily.isPending ? <Loading /> : daily.data && daily.data.days.some((d) => d.total > 0)
           ? <DayChart days={days} series={series} title="Messages sent, delivered and failed per day over the last 30 days" />
           : <Empty>No messages in the last 30 days yet.</Empty>}
+      </Card>
+      <Card title="Carrier status">
+        {status.data ? <ServiceStatusList status={status.data} /> : status.error ? <ErrorText error={status.error} /> : <Loading />}
       </Card>
       <Card title="Recent replies">
         {inbox.isPending ? <Loading /> : inbox.data && inbox.data.messages.length > 0 ? (

@@ -3,8 +3,11 @@ import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, get, post } from '../lib/api.ts';
 import { parseCsv } from '../lib/format.ts';
+import { zonedDateTime } from '../lib/zoned.ts';
 import type { SessionInfo } from '../session.ts';
+import { useAccountSettings } from '../settings.ts';
 import { Button, Card, Checkbox, ErrorText, Input, Notice, Page, Select, TextArea } from '../ui.tsx';
+import { NO_OPTIONS, optionsBody, SendOptionsFields, type SendOptions } from './send-options.tsx';
 
 type Recipient = string | { phone: string; merge_data: Record<string, string> };
 interface Preview { phone: string; text: string; encoding: 'gsm7' | 'ucs2'; parts: number; credits: number; opted_out?: boolean }
@@ -42,14 +45,22 @@ export default function SendPage({ session }: { session: SessionInfo }) {
   const [campaign, setCampaign] = useState('');
   const [optOutLink, setOptOutLink] = useState(false);
   const [preview, setPreview] = useState<{ single?: Preview; batch?: BatchPreview; error?: ApiError } | null>(null);
-  const [result, setResult] = useState<{ messageId?: string; batch?: { recipients_queued: number; invalid_numbers: string[]; opted_out_count: number; duplicates_removed: number; credits_used: number; campaign_id: string } } | null>(null);
+  const [options, setOptions] = useState<SendOptions>(NO_OPTIONS);
+  const [optionsError, setOptionsError] = useState<string>();
+  const account = useAccountSettings();
+  const [result, setResult] = useState<{ messageId?: string; sendAt?: string; batch?: { recipients_queued: number; invalid_numbers: string[]; opted_out_count: number; duplicates_removed: number; credits_used: number; campaign_id: string } } | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const numbers = useQuery({ queryKey: ['numbers'], queryFn: () => get<NumberList>('/numbers') });
+  const senders = useQuery({ queryKey: ['senders'], queryFn: () => get<{ sender_ids: string[] }>('/senders') });
 
   const recipients: Recipient[] = useMemo(() => csv ? csv.recipients : splitNumbers(to), [csv, to]);
   const text = optOutLink && !message.includes('{{OptOutLink}}') ? `${message} {{OptOutLink}}`.trim() : message;
-  const body = useMemo(() => ({ message: text, ...(sender ? { sender } : {}), ...(campaign ? { campaign } : {}) }), [text, sender, campaign]);
+  const tracking = options.linkTracking;
+  // The preview shortens links too when tracking is on, so its parts and credits are what the send will cost.
+  const body = useMemo(() => ({
+    message: text, ...(sender ? { sender } : {}), ...(campaign ? { campaign } : {}), ...(tracking !== null ? { link_tracking: tracking } : {}),
+  }), [text, sender, campaign, tracking]);
 
   // Live preview: what each recipient gets, its encoding, parts and credits, and who would be refused.
   useEffect(() => {
@@ -73,15 +84,19 @@ export default function SendPage({ session }: { session: SessionInfo }) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
     setError(null);
     setResult(null);
+    const extra = optionsBody(options, account.settings);
+    setOptionsError(extra.error);
+    if (extra.error) return;
+    const sendAt = extra.body.send_at as string | undefined;
+    setBusy(true);
     try {
       if (recipients.length === 1 && typeof recipients[0] === 'string') {
-        const r = await post<{ message_id: string }>('/send', { ...body, to: recipients[0] });
-        setResult({ messageId: r.message_id });
+        const r = await post<{ message_id: string }>('/send', { ...body, ...extra.body, to: recipients[0] });
+        setResult({ messageId: r.message_id, ...(sendAt ? { sendAt } : {}) });
       } else {
-        setResult({ batch: await post('/send-batch', { ...body, recipients }) });
+        setResult({ batch: await post('/send-batch', { ...body, ...extra.body, recipients }), ...(sendAt ? { sendAt } : {}) });
       }
       void qc.invalidateQueries({ queryKey: ['balance'] });
       void qc.invalidateQueries({ queryKey: ['messages'] });
@@ -97,7 +112,9 @@ export default function SendPage({ session }: { session: SessionInfo }) {
   const messageError = ['message_too_long', 'message_empty'].includes(error?.code ?? '') ? error!.message
     : ['message_too_long', 'message_empty'].includes(preview?.error?.code ?? '') ? preview!.error!.message : error?.forField('message');
   const senderError = error?.code === 'sender_not_allowed' ? error.message : undefined;
-  const generalError = error && !toError && !messageError && !senderError ? error : null;
+  const whenError = optionsError ?? (error?.code === 'invalid_send_at' ? error.message : undefined);
+  const generalError = error && !toError && !messageError && !senderError && !whenError ? error : null;
+  const zone = account.settings.time_zone;
 
   if (!session.user.can_send) {
     return <Page title="Send"><ErrorText error="You do not have permission to send messages. Ask an owner to give you can_send." /></Page>;
@@ -116,17 +133,21 @@ export default function SendPage({ session }: { session: SessionInfo }) {
           <Checkbox label="Add an opt-out link ({{OptOutLink}})" checked={optOutLink} onChange={(e) => setOptOutLink(e.target.checked)} />
           <Select label="Sender" value={number} onChange={(e) => setNumber(e.target.value)} error={senderId ? undefined : senderError}>
             <option value="">Default (your first number, else the shared number)</option>
-            {numbers.data?.numbers.map((n) => <option key={n.number} value={n.number}>{n.number}</option>)}
+            {!!numbers.data?.numbers.length && <optgroup label="Your numbers">{numbers.data.numbers.map((n) => <option key={n.number} value={n.number}>{n.number}</option>)}</optgroup>}
+            {!!senders.data?.sender_ids.length && <optgroup label="Your Sender IDs">{senders.data.sender_ids.map((id) => <option key={id} value={id}>{id}</option>)}</optgroup>}
           </Select>
           <Input label="Sender ID (optional)" value={senderId} maxLength={11} onChange={(e) => setSenderId(e.target.value)} error={senderId ? senderError : undefined}
-            hint="A registered Sender ID such as HarbourCafe overrides the choice above" />
+            hint="Type a registered Sender ID such as HarbourCafe to use it instead of the choice above" />
           <Input label="Campaign name (optional)" value={campaign} maxLength={200} onChange={(e) => setCampaign(e.target.value)} />
+          <SendOptionsFields value={options} onChange={setOptions} settings={account.settings} error={whenError} />
           {generalError && <ErrorText error={generalError} />}
           <Button type="submit" disabled={busy || recipients.length === 0}>Send</Button>
-          {result?.messageId && <Notice>Sent. <Link className="underline" to={`/messages/${result.messageId}`}>Follow its delivery</Link>.</Notice>}
+          {result?.messageId && (result.sendAt
+            ? <Notice>Scheduled for {zonedDateTime(result.sendAt, zone)} ({zone}). <Link className="underline" to={`/messages/${result.messageId}`}>See it, or cancel it</Link>.</Notice>
+            : <Notice>Sent. <Link className="underline" to={`/messages/${result.messageId}`}>Follow its delivery</Link>.</Notice>)}
           {result?.batch && (
             <Notice>
-              Queued {result.batch.recipients_queued} messages for {result.batch.credits_used} credits.
+              {result.sendAt ? `Scheduled ${result.batch.recipients_queued} messages for ${zonedDateTime(result.sendAt, zone)} (${zone})` : `Queued ${result.batch.recipients_queued} messages`} for {result.batch.credits_used} credits.
               {result.batch.invalid_numbers.length > 0 && ` Invalid: ${result.batch.invalid_numbers.join(', ')}.`}
               {result.batch.opted_out_count > 0 && ` Opted out (not sent): ${result.batch.opted_out_count}.`}
               {result.batch.duplicates_removed > 0 && ` Duplicates removed: ${result.batch.duplicates_removed}.`}

@@ -1,11 +1,70 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, put } from '../lib/api.ts';
 import type { SessionInfo } from '../session.ts';
-import { Card, Page } from '../ui.tsx';
+import { useAccountSettings, type AccountSettings } from '../settings.ts';
+import { Button, Card, Checkbox, ErrorText, Input, Loading, Notice, Page, Select } from '../ui.tsx';
 
-// Time zone, quiet hours and the link-tracking default arrive with GET/PUT /settings (issue 12); until then this
-// page shows the account as it is.
+// Australian numbers carry no state, so the account's zone is theirs; New Zealand numbers always use Auckland's.
+const ZONES = ['Australia/Sydney', 'Australia/Melbourne', 'Australia/Brisbane', 'Australia/Adelaide', 'Australia/Darwin',
+  'Australia/Perth', 'Australia/Hobart', 'Australia/Lord_Howe', 'Pacific/Auckland'];
+
+function SendingSettings({ current }: { current: AccountSettings }) {
+  const qc = useQueryClient();
+  const [zone, setZone] = useState(current.time_zone);
+  const [quietOn, setQuietOn] = useState(current.quiet_hours !== null);
+  const [start, setStart] = useState(current.quiet_hours?.start ?? '21:00');
+  const [end, setEnd] = useState(current.quiet_hours?.end ?? '08:00');
+  const [tracking, setTracking] = useState(current.link_tracking);
+  const save = useMutation({
+    mutationFn: () => put<{ settings: AccountSettings }>('/settings', {
+      time_zone: zone, quiet_hours: quietOn ? { start, end } : null, link_tracking: tracking,
+    }),
+    onSuccess: (r) => { qc.setQueryData(['settings'], r.settings); },
+  });
+  const err = save.error instanceof ApiError ? save.error : null;
+  const zoneError = err?.forField('time_zone');
+  const quietError = err?.forField('start') ?? err?.forField('end') ?? err?.forField('quiet_hours');
+  const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(); };
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate>
+      <div className="max-w-sm">
+        <Select label="Time zone" value={zone} onChange={(e) => setZone(e.target.value)} error={zoneError}
+          hint="Your Australian recipients' zone, and the zone of the Send page's date-time picker">
+          {[...new Set([current.time_zone, ...ZONES])].map((z) => <option key={z} value={z}>{z}</option>)}
+        </Select>
+      </div>
+      <fieldset className="space-y-3 rounded-md border border-slate-300 p-3">
+        <legend className="px-1 text-sm font-medium">Quiet hours</legend>
+        <Checkbox label="Hold messages that would arrive at night" checked={quietOn} onChange={(e) => setQuietOn(e.target.checked)} />
+        {quietOn && (
+          <div className="grid max-w-md gap-3 sm:grid-cols-2">
+            <Input label="Quiet from" type="time" value={start} onChange={(e) => setStart(e.target.value)} error={quietError} />
+            <Input label="Quiet until" type="time" value={end} onChange={(e) => setEnd(e.target.value)} />
+          </div>
+        )}
+        <p className="text-sm text-slate-700">
+          In the recipient&apos;s local time. A held message waits as scheduled until the window ends; a send marked urgent
+          goes at once.
+        </p>
+      </fieldset>
+      <Checkbox label="Track link clicks by default (links become short links)" checked={tracking} onChange={(e) => setTracking(e.target.checked)} />
+      {err && !zoneError && !quietError && <ErrorText error={err} />}
+      <Button type="submit" disabled={save.isPending}>Save settings</Button>
+      {save.isSuccess && <Notice>Settings saved.</Notice>}
+    </form>
+  );
+}
+
 export default function SettingsPage({ session }: { session: SessionInfo }) {
+  const account = useAccountSettings();
   return (
     <Page title="Settings">
+      <Card title="Sending">
+        <ErrorText error={account.error} />
+        {/* The form starts from the saved settings, so it appears once they have loaded. */}
+        {account.isPending ? <Loading /> : account.data && <SendingSettings current={account.data} />}
+      </Card>
       <Card title="Account">
         <dl className="grid gap-3 text-sm sm:grid-cols-2">
           <div><dt className="text-slate-600">Business</dt><dd>{session.account.business_name}</dd></div>
@@ -15,9 +74,6 @@ export default function SettingsPage({ session }: { session: SessionInfo }) {
           <div><dt className="text-slate-600">Signed in as</dt><dd>{session.user.email}</dd></div>
           <div><dt className="text-slate-600">Your permissions</dt><dd>{[session.user.can_send && 'send', session.user.can_billing && 'billing'].filter(Boolean).join(', ') || 'read only'}</dd></div>
         </dl>
-      </Card>
-      <Card title="Sending">
-        <p className="text-sm text-slate-700">Time zone, quiet hours and the link-tracking default are not yet adjustable on this server.</p>
       </Card>
     </Page>
   );

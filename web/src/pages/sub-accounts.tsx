@@ -9,6 +9,7 @@ import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, P
 import { KeyTable } from './keys.tsx';
 import { InviteForm, UserTable, type User } from './team.tsx';
 import type { Usage } from './overview.tsx';
+import { SubChart, SubNumbers } from './sub-account-extras.tsx';
 
 interface Sub { id: string; business_name: string; created_at: string; account_status: string; credits: number }
 interface Group { accounts: Array<{ account_id: string; business_name: string; credits_consumed: number; delivery_rate: number }>; grand_total: { credits_consumed: number; messages: { total: number } } }
@@ -100,7 +101,9 @@ function SubDetail({ session }: { session: SessionInfo }) {
     <Page title={a.business_name} actions={<Link className="underline" to="/sub-accounts">All sub-accounts</Link>}>
       <p className="text-sm">Balance <strong>{a.credits}</strong> credits · <Status value={a.account_status} /> · {a.managed_by_parent ? 'managed by you' : 'manages itself'}</p>
       <Credits id={id} canBilling={session.user.can_billing} />
-      {report.data && <Card title="Last 30 days"><p className="text-sm">{report.data.summary.messages.total} messages, {report.data.summary.messages.delivered} delivered, {report.data.summary.credits_consumed} credits used.</p></Card>}
+      {report.data && <p className="text-sm">Last 30 days: {report.data.summary.credits_consumed} credits used, {report.data.summary.inbound} replies, {report.data.summary.optouts} opt-outs.</p>}
+      <SubChart id={id} />
+      <SubNumbers id={id} canBilling={session.user.can_billing} managed={a.managed_by_parent} />
       <Card title="Access">
         <Checkbox label="Your team may use this sub-account (team_access_from_parent)" checked={a.team_access_from_parent} disabled={!a.managed_by_parent || access.isPending}
           onChange={(e) => access.mutate(e.target.checked)} />

@@ -6,7 +6,8 @@ import { Button, Card, Checkbox, Empty, ErrorText, Input, Loading, Page, Pager, 
 
 interface Endpoint { url: string; enabled: boolean; signing_enabled: boolean }
 interface Attempt { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number }
-interface Delivery { id: string; event: string; message_id: string | null; status: string; attempt_count: number; created_at: string; attempts: Attempt[] }
+interface Delivery { id: string; event: string; message_id: string | null; status: string; attempt_count: number; created_at: string; next_attempt_at: string | null; attempts: Attempt[] }
+export type WebhookDelivery = Delivery;
 
 const PAGE = 10;
 

@@ -48,6 +48,7 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
   index('webhook_deliveries_account_idx').on(t.accountId, t.createdAt),
   index('webhook_deliveries_finished_idx').on(t.accountId, t.event, t.completedAt).where(sql`${t.status} <> 'pending'`),
+  index('webhook_deliveries_message_idx').on(t.accountId, t.messageId).where(sql`${t.messageId} is not null`),
 ]);
 
 export const webhookAttempts = pgTable('webhook_attempts', {
