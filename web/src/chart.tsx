@@ -4,6 +4,15 @@ import 'uplot/dist/uPlot.min.css';
 
 export interface Series { label: string; color: string; values: number[] }
 
+/** Sent, delivered and failed per day (GET /report/daily and its per-sub-account twin), as chart series. */
+export function dailySeries(days: Array<{ sent: number; delivered: number; failed: number }>): Series[] {
+  return [
+    { label: 'Sent', color: '#1d4ed8', values: days.map((x) => x.sent) },
+    { label: 'Delivered', color: '#15803d', values: days.map((x) => x.delivered) },
+    { label: 'Failed', color: '#b91c1c', values: days.map((x) => x.failed) },
+  ];
+}
+
 /** A small line chart by day (uPlot); the numbers are also given as a table for screen readers by the caller. */
 export function DayChart({ days, series, title }: { days: string[]; series: Series[]; title: string }) {
   const ref = useRef<HTMLDivElement>(null);

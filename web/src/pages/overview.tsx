@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../lib/api.ts';
 import { dateTime, percent } from '../lib/format.ts';
-import { DayChart } from '../chart.tsx';
+import { DayChart, dailySeries } from '../chart.tsx';
 import { Card, Empty, ErrorText, Loading, Page, Stat } from '../ui.tsx';
 import { ServiceStatusList, useServiceStatus } from './status-panel.tsx';
 
@@ -22,14 +22,7 @@ export function OverviewPage() {
   const daily = useQuery({ queryKey: ['daily'], queryFn: () => get<Daily>('/report/daily') });
   const inbox = useQuery({ queryKey: ['inbox', 'recent'], queryFn: () => get<InboxList>('/inbox', { limit: 5 }) });
   const status = useServiceStatus();
-  const series = useMemo(() => {
-    const d = daily.data?.days ?? [];
-    return [
-      { label: 'Sent', color: '#1d4ed8', values: d.map((x) => x.sent) },
-      { label: 'Delivered', color: '#15803d', values: d.map((x) => x.delivered) },
-      { label: 'Failed', color: '#b91c1c', values: d.map((x) => x.failed) },
-    ];
-  }, [daily.data]);
+  const series = useMemo(() => dailySeries(daily.data?.days ?? []), [daily.data]);
   const days = useMemo(() => daily.data?.days.map((d) => d.day) ?? [], [daily.data]);
   const m = month.data?.summary.messages;
   const finals = m ? m.delivered + m.failed : 0;

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, post } from '../lib/api.ts';
-import { DayChart } from '../chart.tsx';
+import { DayChart, dailySeries } from '../chart.tsx';
 import { Button, Card, Empty, ErrorText, Loading, Notice, Select } from '../ui.tsx';
 import type { Daily } from './overview.tsx';
 
@@ -48,14 +48,7 @@ export function SubNumbers({ id, canBilling, managed }: { id: string; canBilling
 export function SubChart({ id }: { id: string }) {
   const daily = useQuery({ queryKey: ['sub', id, 'daily'], queryFn: () => get<Daily>(`/account/${id}/report/daily`) });
   const days = useMemo(() => daily.data?.days.map((d) => d.day) ?? [], [daily.data]);
-  const series = useMemo(() => {
-    const d = daily.data?.days ?? [];
-    return [
-      { label: 'Sent', color: '#1d4ed8', values: d.map((x) => x.sent) },
-      { label: 'Delivered', color: '#15803d', values: d.map((x) => x.delivered) },
-      { label: 'Failed', color: '#b91c1c', values: d.map((x) => x.failed) },
-    ];
-  }, [daily.data]);
+  const series = useMemo(() => dailySeries(daily.data?.days ?? []), [daily.data]);
   const totals = daily.data?.days.reduce((t, d) => ({ total: t.total + d.total, delivered: t.delivered + d.delivered, failed: t.failed + d.failed }), { total: 0, delivered: 0, failed: 0 });
   return (
     <Card title="Last 30 days">
