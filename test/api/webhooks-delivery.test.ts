@@ -321,11 +321,18 @@ describe('delivery', () => {
       for (let i = 0; i < 40; i++) slowIds.push((await emit(a, { i }))!);
       for (let i = 0; i < 5; i++) await emit(b, { i });
       // The fast account is served while every slow request is still held: the slow endpoint holds at most its
-      // share (16) of the pool and the rest of its backlog waits.
+      // share (16) of the pool and the rest of its backlog waits. Counted as requests open at once, not received:
+      // on a loaded machine a held request can outlast WEBHOOK_TIMEOUT_MS, and the worker then rightly sends the
+      // next ones in the freed slots (the full suite saw 19 and 31 received here, never more than 16 open).
       await fast.waitFor(5);
-      expect(received).toBeLessThanOrEqual(16);
+      expect(maxOpen).toBeLessThanOrEqual(16);
+      expect(received).toBeGreaterThan(0);
       release();
-      for (const id of slowIds) expect((await settled(a, id, 20_000)).status).toBe('delivered');
+      for (const id of slowIds) {
+        const d = await settled(a, id, 20_000);
+        // Delivered, unless every one of its three attempts was held past the timeout before the release.
+        if (d.status !== 'delivered') expect(d).toMatchObject({ status: 'failed', attempts: d.attempts.map(() => expect.objectContaining({ error: 'timeout' })) });
+      }
       // 16 per endpoint: the slow receiver never saw more at once, and did see that many (the bound, reached).
       expect(maxOpen).toBe(16);
     } finally {

@@ -89,16 +89,27 @@ export async function claimDue(db: Executor, input: ClaimInput): Promise<Claimed
               case when e.previous_secret_until > now() then e.previous_secret_sealed end as "previousSecretSealed"`));
 }
 
-/** The heartbeat: extends the leases of deliveries still held under these claims (platform/jobs). */
+/**
+ * The heartbeat: extends the leases of deliveries still held under these claims (platform/jobs). Rows are locked
+ * in id order, as completeAttempts locks them: a renewal and a completion batch sharing rows would otherwise each
+ * hold one row the other waits for (a deadlock, and one of them rolled back).
+ */
 export async function renewLeases(db: Executor, held: Array<{ id: string; claim: string }>, leaseMs: number): Promise<void> {
   if (held.length === 0) return;
   await db.execute(sql`
-    update webhook_deliveries
+    with locked as (
+      select id from webhook_deliveries
+      where id = any(${`{${held.map((h) => h.id).join(',')}}`}::uuid[])
+        and claim_token = any(${`{${[...new Set(held.map((h) => h.claim))].join(',')}}`}::uuid[])
+        and status = 'pending'
+      order by id
+      for update
+    )
+    update webhook_deliveries d
     set lease_until = now() + ${leaseMs} * interval '1 millisecond',
         next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
-    where id = any(${`{${held.map((h) => h.id).join(',')}}`}::uuid[])
-      and claim_token = any(${`{${[...new Set(held.map((h) => h.claim))].join(',')}}`}::uuid[])
-      and status = 'pending'`);
+    from locked
+    where d.id = locked.id`);
 }
 
 export type AttemptOutcome = {
@@ -120,7 +131,8 @@ export type AttemptOutcome = {
 /**
  * Records a batch of finished attempts in one statement: every attempt goes into the log (it happened), and each
  * delivery moves on only while it still holds this claim's token, so a worker whose lease ran out cannot overwrite
- * the outcome of the worker that took over.
+ * the outcome of the worker that took over. The rows are locked in id order first, as renewLeases locks them (in
+ * the batch's order they could deadlock with a renewal of the same rows).
  */
 export async function completeAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
@@ -134,6 +146,10 @@ export async function completeAttempts(db: Executor, outcomes: AttemptOutcome[])
       select * from jsonb_to_recordset(${input}::jsonb) as x(
         id uuid, claim uuid, attempt_id uuid, attempted_at timestamptz, status_code int, error text,
         duration_ms int, status text, next_at timestamptz)
+    ), locked as (
+      select d.id from webhook_deliveries d join input x on d.id = x.id and d.claim_token = x.claim
+      order by d.id
+      for update of d
     ), moved as (
       update webhook_deliveries d
       set status = x.status,
@@ -143,7 +159,7 @@ export async function completeAttempts(db: Executor, outcomes: AttemptOutcome[])
           claim_token = null,
           completed_at = case when x.status = 'pending' then null else now() end
       from input x
-      where d.id = x.id and d.claim_token = x.claim
+      where d.id = x.id and d.claim_token = x.claim and d.id in (select id from locked)
       returning d.id
     )
     insert into webhook_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)
