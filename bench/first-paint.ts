@@ -24,7 +24,7 @@ const median = (xs: number[]) => {
 };
 
 buildDashboard();
-const proc = await startTasmanProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+const proc = await startTasmanProcess({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
 const baseline = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.end('<!doctype html><html lang="en"><title>Baseline</title><h1>Overview</h1>');
