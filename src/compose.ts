@@ -33,7 +33,7 @@ import { createUserService } from './modules/users/users.service.ts';
 import { createNumberService } from './modules/numbers/numbers.service.ts';
 import { createReceiptService } from './modules/receipts/receipts.service.ts';
 import { createStatusService } from './modules/status/status.service.ts';
-import { createCarrierAdminService } from './modules/carriers/carriers.service.ts';
+import { createCarrierAdminService, type CarrierAdminService } from './modules/carriers/carriers.service.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createReplyService } from './modules/messages/reply.service.ts';
@@ -66,6 +66,8 @@ function createServices(
   config: Config, database: Database, metrics: Metrics, logger: Logger, carriers: CarrierSet | null, now?: () => Date,
   /** What /status reads of the carriers when another process of the cluster holds them. */
   remoteCarriers?: StatusDeps['carriers'],
+  /** The operator's carrier view and route reload, relayed to the workers process of the cluster. */
+  remoteCarrierAdmin?: WorkersPeer['carrierAdmin'],
 ) {
   const db: Db = database.db;
   const queued = createQueueSignal(database, 'tasman_messages_queued');
@@ -111,7 +113,12 @@ function createServices(
     inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),
     /** This process's carriers (built when it runs the workers, started by the carrier role), else null. */
     carriers,
-    carrierAdmin: createCarrierAdminService({ db, carriers, file: config.carriers.file }),
+    carrierAdmin: remoteCarrierAdmin
+      ? {
+        view: () => remoteCarrierAdmin('view') as ReturnType<CarrierAdminService['view']>,
+        reloadRoutes: () => remoteCarrierAdmin('reload') as ReturnType<CarrierAdminService['reloadRoutes']>,
+      }
+      : createCarrierAdminService({ db, carriers, file: config.carriers.file }),
     status: createStatusService({ db, carriers: remoteCarriers ?? carriers, receiptBacklogMs: () => receipts.backlogAgeMs() }),
   };
 }
@@ -288,7 +295,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const carriers = roles.workers ? openCarriers(config, simulators.map((s) => s.port), logger.child({ component: 'carrier' })) : null;
     // An API process of a cluster answers /status for the workers process's carriers (as reported to it).
     const remote = peer ? { health: () => ({ bound: peer.carriers().some((c) => c.bound) }), view: () => ({ unservedCountries: [] }) } : undefined;
-    const services = createServices(config, database, metrics, logger, carriers, options.now, remote);
+    const services = createServices(config, database, metrics, logger, carriers, options.now, remote, peer?.carrierAdmin);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const sealed = await services.webhooks.sealStoredUrlCredentials();
     if (sealed > 0) logger.info({ endpoints: sealed }, 'webhook URL credentials saved before sealing existed are now sealed');

@@ -5,7 +5,7 @@ import type { Running } from '../main.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { StartupError } from '../platform/startup-error.ts';
 import { describeUrl } from '../platform/db/connect-retry.ts';
-import { joinCluster, type ClusterPeer } from '../platform/cluster/peer.ts';
+import { joinCluster, relayAnswer, type ClusterPeer } from '../platform/cluster/peer.ts';
 
 /** Pretty and human on a terminal, JSON lines otherwise (LOG_FORMAT overrides). */
 export function processLogger(config: Config): Logger {
@@ -115,6 +115,7 @@ async function runChild(config: Config, peer: ClusterPeer): Promise<number> {
       if (!running.simulator) throw new Error('no built-in SMSC simulator runs (SMPP_HOST is set)');
       await running.simulator.injectInbound(message as { from: string; to: string; text: string });
     });
+    peer.handle('carrier-admin', (op) => relayAnswer(() => op === 'reload' ? running.services.carrierAdmin.reloadRoutes() : running.services.carrierAdmin.view()));
     unpublish = peer.publishCarriers(running.carriers);
   }
   exitOnSignal(logger, async () => { unpublish(); await running.close(); }, 'debug');

@@ -48,6 +48,11 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
       const all = await Promise.all(readyChildren().map((c) => c.rpc.request<MetricObjectWithValues<MetricValue<string>>[]>('metrics-json', null, 5_000)));
       return AggregatorRegistry.aggregate(all).metrics();
     },
+    async 'carrier-admin'(payload: unknown) {
+      const [workers] = readyChildren('workers');
+      if (!workers) throw new Error('the workers process, which holds the carriers, is not running');
+      return workers.rpc.request('carrier-admin', payload, 15_000);
+    },
     async inbound(payload: unknown) {
       const [workers] = readyChildren('workers');
       if (!workers) throw new Error('the workers process, which runs the built-in SMSC, is not running');

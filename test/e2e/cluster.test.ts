@@ -84,6 +84,12 @@ describe('tasman start with TASMAN_WORKERS=2', () => {
     expect(metric(metrics.text, 'tasman_messages_accepted_total')).toBe(1);
     expect(metric(metrics.text, 'tasman_messages_submitted_total')).toBe(1);
     expect(metrics.text).toContain('tasman_smpp_bind_up{carrier="default"} 1');
+    // The operator's carrier view is relayed to the workers process (an API process holds no carriers)...
+    const view = await http('GET', `${url}/admin/carriers`, token);
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({ carriers: [{ id: 'default', state: 'bound' }] });
+    // ...and its coded errors come back with their status: no TASMAN_CARRIERS, nothing to reload (409, not 500).
+    expect((await http('POST', `${url}/admin/carriers/routes/reload`, token)).status).toBe(409);
     // The simulator route reaches the built-in SMSC in the workers process.
     expect((await http('POST', `${url}/admin/simulator/inbound`, token, { from: '+61412345678', to: '+61480000000', text: 'hi there' })).body).toEqual({ ok: true });
 

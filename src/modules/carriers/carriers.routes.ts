@@ -31,7 +31,7 @@ const Carriers = Type.Object({
   unserved_countries: Type.Array(Type.String(), { description: 'countries a route names whose carriers are all down' }),
 });
 
-/** The operator's carriers and routes (this process's; 404 on a process that runs no workers). */
+/** The operator's carriers and routes: this process's, or in a `tasman start` cluster the workers process's (relayed); 404 on a process that runs no workers outside one. */
 export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminToken: string | null }> = async (app, { services, adminToken }) => {
   requireAdminToken(app, adminToken, { cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator });
 

@@ -1,6 +1,7 @@
 // The child's side of `tasman start` with TASMAN_WORKERS ≥ 1 (cli/supervise.ts is the primary's): how a process
 // of the cluster reaches the others. Only the primary talks to every child, so requests go through it.
 import cluster from 'node:cluster';
+import { AppError, type ErrorCode } from '../errors.ts';
 import { createRpc, isClusterMessage, type Handler } from './rpc.ts';
 
 export interface CarrierState { name: string; bound: boolean; address?: string }
@@ -13,6 +14,22 @@ export interface WorkersPeer {
   injectInbound(message: { from: string; to: string; text: string }): Promise<void>;
   /** GET /metrics: every process's metrics, added up by the primary. */
   renderMetrics(): Promise<string>;
+  /** GET /admin/carriers and the route reload, answered by the workers process, which holds the carriers. */
+  carrierAdmin(op: CarrierAdminOp): Promise<unknown>;
+}
+
+export type CarrierAdminOp = 'view' | 'reload';
+/** A coded error crosses the IPC channel as data, so the API process answers with the workers process's status. */
+export type RelayedAnswer = { value: unknown } | { error: { code: ErrorCode; message: string } };
+
+/** The workers process's side of a relayed operator call: an AppError travels back with its code. */
+export async function relayAnswer(work: () => Promise<unknown>): Promise<RelayedAnswer> {
+  try {
+    return { value: await work() };
+  } catch (err) {
+    if (err instanceof AppError) return { error: { code: err.code, message: err.message } };
+    throw err;
+  }
 }
 
 export interface ClusterPeer {
@@ -43,6 +60,13 @@ export function joinCluster(): ClusterPeer | null {
       carriers: () => carriers ?? NOT_RUNNING,
       injectInbound: async (message) => { await rpc.request('inbound', message); },
       renderMetrics: () => rpc.request<string>('metrics'),
+      carrierAdmin: async (op) => {
+        const answer = await rpc.request<RelayedAnswer>('carrier-admin', op, 20_000).catch((err: Error) => {
+          throw new AppError('service_unavailable', `The workers process, which holds the carriers, did not answer: ${err.message}`);
+        });
+        if ('error' in answer) throw new AppError(answer.error.code, answer.error.message);
+        return answer.value;
+      },
     },
     handle(kind, handler) { rpc.handlers[kind] = handler; },
     ready(info) { send({ tasman: 'ready', ...info }); },
