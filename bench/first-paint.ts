@@ -6,10 +6,9 @@
 // - the baseline: a one-heading static HTML page from a bare Node server on the same loopback, in the same browser,
 //   which is what the machine needs to paint anything at all. Rounds alternate the three; medians are printed.
 // Usage: flock /tmp/tasman-bench.lock npx tsx bench/first-paint.ts   (BENCH_ROUNDS, default 15; DATABASE_URL optional)
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { buildDashboard, launchChromium } from '../test/support/browser.ts';
 import { benchSetup, call, startTasmanProcess } from './tasman-process.ts';
@@ -24,7 +23,9 @@ const median = (xs: number[]) => {
 };
 
 buildDashboard();
-const proc = await startTasmanProcess({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+// The operator token given, not read from DATA_DIR (a server on DATABASE_URL does not write one there).
+const token = `bench-${process.pid}-operator-token`;
+const proc = await startTasmanProcess({ DATA_DIR: dataDir, TASMAN_ADMIN_TOKEN: token, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
 const baseline = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.end('<!doctype html><html lang="en"><title>Baseline</title><h1>Overview</h1>');
@@ -34,7 +35,6 @@ const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port
 let browser: Browser | undefined;
 
 try {
-  const token = readFileSync(path.join(dataDir, 'admin.token'), 'utf8').trim();
   const created = await call('POST', `${proc.url}/admin/accounts`, token, { business_name: 'Paint Cafe', email: 'paint@bench.test', credits: 100 });
   const invite = new URL(created.json.owner_invite_url as string).hash.slice(1);
   const accepted = await fetch(`${proc.url}/invites/accept`, {
