@@ -9,21 +9,20 @@
 
 export const SYDNEY_TIME_ZONE = 'Australia/Sydney';
 
-/** One formatter, built once: constructing Intl formatters is far slower than using them. */
-const wallClock = new Intl.DateTimeFormat('en-AU', {
-  timeZone: SYDNEY_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
+export type WallTime = { year: number; month: number; day: number; hour: number; minute: number; second: number };
 
-type WallTime = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+/** One formatter per zone, built once and kept: constructing Intl formatters is far slower than using them. */
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
 
-function wallTime(instantMs: number): WallTime {
+/** The wall-clock reading in `zone` at an instant (the runtime's ICU rules, DST included). */
+export function wallTimeIn(instantMs: number, zone: string): WallTime {
+  let wallClock = wallClocks.get(zone);
+  if (!wallClock) {
+    wallClock = new Intl.DateTimeFormat('en-AU', {
+      timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+    });
+    wallClocks.set(zone, wallClock);
+  }
   const fields: Record<string, number> = {};
   for (const part of wallClock.formatToParts(instantMs)) {
     if (part.type !== 'literal') fields[part.type] = Number(part.value);
@@ -37,6 +36,8 @@ function wallTime(instantMs: number): WallTime {
     second: fields.second ?? NaN,
   };
 }
+
+const wallTime = (instantMs: number): WallTime => wallTimeIn(instantMs, SYDNEY_TIME_ZONE);
 
 /** Sydney's offset from UTC at an instant, in milliseconds (whole seconds; sub-second part of the instant dropped). */
 function offsetAt(instantMs: number): number {

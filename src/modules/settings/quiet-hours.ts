@@ -12,6 +12,7 @@
  */
 import type { QuietHours } from './account-settings.ts';
 import { minutesOf } from './account-settings.ts';
+import { wallTimeIn } from '../../platform/sydney-day.ts';
 
 /** Where a recipient's clock is: New Zealand has one zone; Australian mobiles carry no state, so the account's. */
 export function recipientTimeZone(country: 'AU' | 'NZ' | string, accountZone: string): string {
@@ -20,24 +21,9 @@ export function recipientTimeZone(country: 'AU' | 'NZ' | string, accountZone: st
 
 interface Wall { year: number; month: number; day: number; minutes: number }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    // Building an Intl formatter costs far more than using one: one per zone, kept.
-    f = new Intl.DateTimeFormat('en-AU', {
-      timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
-    });
-    formatters.set(zone, f);
-  }
-  return f;
-}
-
 function wallOf(ms: number, zone: string): Wall & { second: number } {
-  const p: Record<string, number> = {};
-  for (const part of formatter(zone).formatToParts(ms)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  return { year: p.year!, month: p.month!, day: p.day!, minutes: p.hour! * 60 + p.minute!, second: p.second! };
+  const w = wallTimeIn(ms, zone);
+  return { year: w.year, month: w.month, day: w.day, minutes: w.hour * 60 + w.minute, second: w.second };
 }
 
 /** The zone's offset from UTC at an instant, in ms. */
