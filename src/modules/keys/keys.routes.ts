@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { emptyBodyIsObject, errors, Ok, Uuid } from '../../platform/http/schemas.ts';
+import { emptyBodyIsObject, Ok, Uuid } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { CreateKey, KeyCreated, KeyList } from './keys.schemas.ts';
 
@@ -11,18 +11,18 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
   const keys = services.accountKeys.own;
 
   app.get('/keys', {
-    config: { scope: 'read' },
-    schema: { tags, summary: 'The caller\'s own API keys (never the keys themselves)', response: { 200: KeyList, ...errors(401) } },
+    config: { contract: {}, scope: 'read' },
+    schema: { tags, summary: 'The caller\'s own API keys (never the keys themselves)', response: { 200: KeyList } },
   }, async (request) => keys.list(request.actor));
 
   app.post('/keys', {
-    config: { scope: 'manage' },
+    config: { contract: { sample: { body: { name: 'ci' } } }, scope: 'manage' },
     preValidation: emptyBodyIsObject,
-    schema: { tags, summary: 'Issue an API key for the caller\'s own account (shown once)', body: CreateKey, response: { 201: KeyCreated, ...errors(400, 401) } },
+    schema: { tags, summary: 'Issue an API key for the caller\'s own account (shown once)', body: CreateKey, response: { 201: KeyCreated } },
   }, async (request, reply) => reply.status(201).send(await keys.create(request.actor, request.body)));
 
   app.delete('/keys/:keyId', {
-    config: { scope: 'manage' },
-    schema: { tags, summary: 'Revoke one of the caller\'s own API keys', params: Type.Object({ keyId: Uuid }), response: { 200: Ok, ...errors(400, 401, 404) } },
+    config: { contract: { errors: ['not_found'] }, scope: 'manage' },
+    schema: { tags, summary: 'Revoke one of the caller\'s own API keys', params: Type.Object({ keyId: Uuid }), response: { 200: Ok } },
   }, async (request) => keys.revoke(request.actor, request.params.keyId));
 };

@@ -1,5 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { errors, NullableTimestamp, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import type { ErrorCode } from '../../platform/errors.ts';
+import type { RouteContract } from '../../platform/http/route-registry.ts';
+import { NullableTimestamp, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 const Message = Type.String({ minLength: 1, maxLength: 10_000, description: 'Message text; {{OptOutLink}} becomes a one-tap opt-out link' });
 const SenderField = Type.String({ maxLength: 20, description: 'A registered Sender ID or one of the account\'s dedicated numbers' });
@@ -132,7 +134,23 @@ export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
 });
 
-export const sendErrors = errors(400, 401, 402, 403, 409, 422, 429);
+/** What a message's text and sender can be refused for, sent or previewed (messages.service.ts). */
+const textErrors = ['invalid_number', 'message_empty', 'message_too_long', 'sender_not_allowed'] as const;
+
+/** What a send may be refused for (messages.service.ts): its text, its recipient, the account's credits, status and daily cap. */
+export const replyErrors: ErrorCode[] = [...textErrors, 'recipient_opted_out', 'insufficient_credits', 'forbidden', 'daily_limit_exceeded'];
+
+/** /send and /send-batch: a send, a send_at, and an Idempotency-Key (platform/http/idempotency.ts). */
+export const sendContract = (sample: Record<string, unknown>): RouteContract => ({
+  sample: { body: sample },
+  errors: [...replyErrors, 'invalid_send_at', 'idempotency_in_flight', 'idempotency_mismatch'],
+});
+
+/** A preview refuses what the send would, but charges nothing and takes no Idempotency-Key. */
+export const previewContract = (sample: Record<string, unknown>): RouteContract => ({ sample: { body: sample }, errors: [...textErrors] });
+
+export const SEND_SAMPLE = { to: '+61412345678', message: 'Hello from Tasman' };
+export const BATCH_SAMPLE = { recipients: ['+61412345678'], message: 'Hello from Tasman' };
 
 export const PreviewRecipient = Type.Object({
   phone: Type.String({ description: 'E.164' }),

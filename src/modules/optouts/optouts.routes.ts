@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -31,25 +31,24 @@ const tags = ['Inbound and opt-outs'];
 
 export const optoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/optouts', {
-    config: { scope: 'read' },
-    schema: { tags, summary: 'The account\'s opt-out list, newest first', querystring: OptoutQuery, response: { 200: OptoutList, ...errors(400, 401) } },
+    config: { contract: {}, scope: 'read' },
+    schema: { tags, summary: 'The account\'s opt-out list, newest first', querystring: OptoutQuery, response: { 200: OptoutList } },
   }, async (request) => services.optouts.list(request.actor, request.query));
 
   app.post('/optouts', {
-    config: { scope: 'send' },
-    schema: { tags, summary: 'Add a number to the opt-out list (source api)', body: NumberBody, response: { 200: AddResult, 201: AddResult, ...errors(400, 401) } },
+    config: { contract: { sample: { body: { number: '+61412345678' } }, errors: ['invalid_number'] }, scope: 'send' },
+    schema: { tags, summary: 'Add a number to the opt-out list (source api)', body: NumberBody, response: { 200: AddResult, 201: AddResult } },
   }, async (request, reply) => {
     const result = await services.optouts.add(request.actor, request.body.number);
     return reply.code(result.created ? 201 : 200).send(result);
   });
 
   app.get('/optouts/export', {
-    config: { scope: 'read' },
+    config: { contract: {}, scope: 'read' },
     schema: {
       tags, summary: 'The opt-out audit as CSV: every opt-out and opt-in, oldest first',
       response: {
         200: { description: 'number,action,source,raw_text,received_at,inbound_message_id,message_id', content: { 'text/csv': { schema: Type.String() } } },
-        ...errors(401),
       },
     },
   }, async (request, reply) => {
@@ -58,7 +57,7 @@ export const optoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   });
 
   app.delete('/optouts/:number', {
-    config: { scope: 'manage' },
-    schema: { tags, summary: 'Remove a number from the opt-out list (the audit keeps it)', params: NumberParams, response: { 200: Ok, ...errors(400, 401, 404) } },
+    config: { contract: { errors: ['not_found'] }, scope: 'manage' },
+    schema: { tags, summary: 'Remove a number from the opt-out list (the audit keeps it)', params: NumberParams, response: { 200: Ok } },
   }, async (request) => services.optouts.remove(request.actor, request.params.number));
 };

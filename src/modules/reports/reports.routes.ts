@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, IdParams } from '../../platform/http/schemas.ts';
+import { IdParams } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { subAccountContract } from '../accounts/accounts.schemas.ts';
 import { DailyReport, GroupReport, RangeQuery, ReportQuery, UsageReport } from './reports.schemas.ts';
@@ -8,13 +8,13 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   const { reports } = services;
 
   app.get('/report', {
-    config: { scope: 'read' },
-    schema: { tags: ['Reporting'], summary: 'Usage summary of the caller\'s account', querystring: ReportQuery, response: { 200: UsageReport, ...errors(400, 401) } },
+    config: { contract: { errors: ['invalid_range'] }, scope: 'read' },
+    schema: { tags: ['Reporting'], summary: 'Usage summary of the caller\'s account', querystring: ReportQuery, response: { 200: UsageReport } },
   }, async (request) => reports.own(request.actor, request.query));
 
   app.get('/report/daily', {
-    config: { scope: 'read' },
-    schema: { tags: ['Reporting'], summary: 'Outbound messages per Sydney day (created, sent, delivered, failed)', querystring: RangeQuery, response: { 200: DailyReport, ...errors(400, 401) } },
+    config: { contract: { errors: ['invalid_range'] }, scope: 'read' },
+    schema: { tags: ['Reporting'], summary: 'Outbound messages per Sydney day (created, sent, delivered, failed)', querystring: RangeQuery, response: { 200: DailyReport } },
   }, async (request) => reports.daily(request.actor, request.query));
 
   app.get('/account/:id/report', {
@@ -28,7 +28,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   }, async (request) => reports.subAccountDaily(request.actor, request.params.id, request.query));
 
   app.get('/report/group', {
-    config: { scope: 'read' },
-    schema: { tags: ['Reporting'], summary: 'Usage of the caller and every sub-account', querystring: RangeQuery, response: { 200: GroupReport, ...errors(400, 401, 403) } },
+    config: { contract: { errors: ['hierarchy_not_enabled', 'invalid_range'] }, scope: 'read' },
+    schema: { tags: ['Reporting'], summary: 'Usage of the caller and every sub-account', querystring: RangeQuery, response: { 200: GroupReport } },
   }, async (request) => reports.group(request.actor, request.query));
 };

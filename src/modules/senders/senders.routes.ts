@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 
 export const SenderList = Type.Object({
@@ -8,7 +7,7 @@ export const SenderList = Type.Object({
 
 export const senderRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/senders', {
-    config: { scope: 'read' },
-    schema: { tags: ['Account'], summary: 'The Sender IDs the account may use', response: { 200: SenderList, ...errors(401) } },
+    config: { contract: {}, scope: 'read' },
+    schema: { tags: ['Account'], summary: 'The Sender IDs the account may use', response: { 200: SenderList } },
   }, async (request) => services.senders.list(request.actor));
 };

@@ -35,11 +35,14 @@ export interface RouteEntry {
   /** The key scope an API-key route needs ('any': it checks per call, as /mcp does per tool). */
   scope: Scope | 'any' | null;
   contract: RouteContract;
+  /** Every code the route may answer: the ones of its kind (derived) and its contract's. */
+  codes: ErrorCode[];
   /** Documented statuses (after derivation). */
   statuses: number[];
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const isWrite = (methods: string[]) => methods.some((m) => m !== 'GET');
 // The entries of a route, on its options object: later (scoped) onRoute hooks see the same object.
 const ENTRIES = Symbol('route registry entries');
 const TABLE = 'routeRegistry';
@@ -54,7 +57,10 @@ function document(route: Route, codes: ErrorCode[]): void {
   const response = (route.schema as RouteSchema | undefined)?.response;
   if (!response || !(Object.values(response).includes(ErrorBody) || route.config?.contract)) return;
   for (const code of codes) response[errorStatus[code]] ??= ErrorBody;
-  for (const entry of route[ENTRIES] ?? []) entry.statuses = Object.keys(response).map(Number);
+  for (const entry of route[ENTRIES] ?? []) {
+    entry.codes = [...new Set([...entry.codes, ...codes])];
+    entry.statuses = Object.keys(response).map(Number);
+  }
 }
 
 /** The errors any route of this kind may answer, whatever its handler does, and the ones its contract names. */
@@ -63,7 +69,9 @@ function derivedErrors(methods: string[], auth: RouteAuth, schema: Record<string
   if (schema.body || schema.querystring || schema.params) codes.push('validation_failed');
   // The body parser runs on every body-carrying route: bad JSON, too large, not JSON.
   if (methods.some((m) => BODY_METHODS.has(m))) codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type');
-  if (auth === 'admin') codes.push('unauthorized');
+  // The operator token: wrong or missing (401), the operator API disabled (403); a console session's write without
+  // its CSRF token (403).
+  if (auth === 'admin') codes.push('unauthorized', 'forbidden', ...(isWrite(methods) ? ['csrf_failed' as const] : []));
   return [...codes, ...(contract.errors ?? [])];
 }
 
@@ -79,7 +87,7 @@ export function registerRouteRegistry(app: FastifyInstance): void {
     if (methods.length === 0) return;
     const auth: RouteAuth = Array.isArray(schema.security) && JSON.stringify(schema.security).includes('adminToken') ? 'admin' : 'public';
     const contract = route.config?.contract ?? {};
-    const entries = methods.map((method) => ({ method, url: route.url, auth, scope: null, contract, statuses: [] as number[] }));
+    const entries = methods.map((method) => ({ method, url: route.url, auth, scope: null, contract, codes: [] as ErrorCode[], statuses: [] as number[] }));
     route[ENTRIES] = entries;
     table.push(...entries);
     document(route, derivedErrors(methods, auth, schema, contract));
@@ -88,13 +96,20 @@ export function registerRouteRegistry(app: FastifyInstance): void {
 
 /**
  * Marks every route registered in this scope from now on as needing an API key with the scope it declares
- * (`config.scope`), and documents 401, 429 and, for a scoped route, 403 `insufficient_scope`.
+ * (`config.scope`), and documents what requireApiKey (auth.ts) answers before the handler: 401, 429 and, for a
+ * scoped route, 403 `insufficient_scope`; a write is refused 403 for a suspended account or a session without its
+ * CSRF token.
  */
 export function markApiKeyRoutes(scope: FastifyInstance): void {
   scope.addHook('onRoute', (route: Route) => {
     const needed = route.config?.scope ?? null;
     for (const entry of route[ENTRIES] ?? []) Object.assign(entry, { auth: 'api_key', scope: needed });
-    document(route, ['unauthorized', 'rate_limited', ...(needed && needed !== 'any' ? ['insufficient_scope' as const] : [])]);
+    const methods = [route.method].flat().map(String);
+    document(route, [
+      'unauthorized', 'rate_limited', 'concurrency_limited',
+      ...(needed && needed !== 'any' ? ['insufficient_scope' as const] : []),
+      ...(isWrite(methods.filter((m) => m !== 'HEAD')) ? ['forbidden' as const, 'csrf_failed' as const] : []),
+    ]);
   });
 }
 
