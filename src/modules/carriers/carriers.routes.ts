@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../../platform/http/schemas.ts';
 import { requireAdminToken } from '../../platform/http/auth.ts';
 import type { Services } from '../../compose.ts';
 import { OPERATOR_COOKIE } from '../sessions/sessions.routes.ts';
@@ -35,17 +34,20 @@ const Carriers = Type.Object({
 export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminToken: string | null }> = async (app, { services, adminToken }) => {
   requireAdminToken(app, adminToken, { cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator });
 
+  // not_found: this process runs no carriers; service_unavailable: the workers process did not answer the relay.
   app.get('/admin/carriers', {
+    config: { contract: { errors: ['not_found', 'service_unavailable'] } },
     schema: {
       tags, security, summary: 'Carriers and binds of this process: state, in flight, submits/s, errors, receipts waiting; the routes',
-      response: { 200: Carriers, ...errors(401, 403, 404) },
+      response: { 200: Carriers },
     },
   }, async () => services.carrierAdmin.view());
 
   app.post('/admin/carriers/routes/reload', {
+    config: { contract: { errors: ['not_found', 'service_unavailable', 'conflict'] } },
     schema: {
       tags, security, summary: 'Re-read the routes from TASMAN_CARRIERS without a restart (carriers themselves need one)',
-      response: { 200: Type.Object({ routes: Type.Array(Route) }), ...errors(401, 403, 404, 409) },
+      response: { 200: Type.Object({ routes: Type.Array(Route) }) },
     },
   }, async () => services.carrierAdmin.reloadRoutes());
 };

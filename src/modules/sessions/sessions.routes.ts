@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errors, Ok } from '../../platform/http/schemas.ts';
+import { Ok } from '../../platform/http/schemas.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Services } from '../../compose.ts';
 import { CSRF_HEADER } from '../../platform/http/auth.ts';
@@ -40,14 +40,17 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
   }
 
   app.post('/session', {
-    schema: { tags, security, summary: 'Sign in to the dashboard with email and password', body: Login, response: { 200: SessionInfo, ...errors(400, 401, 429) } },
+    config: { contract: { sample: { body: { email: 'owner@example.com', password: 'a long pass phrase' } }, errors: ['invalid_credentials', 'login_locked'] } },
+    schema: { tags, security, summary: 'Sign in to the dashboard with email and password', body: Login, response: { 200: SessionInfo } },
   }, async (request, reply) => signIn(request, reply, await sessions.login(request.body.email, request.body.password)));
 
   app.get('/session', {
-    schema: { tags, security, summary: 'Who is signed in, and the CSRF token for writes', response: { 200: SessionInfo, ...errors(401) } },
+    config: { contract: { errors: ['unauthorized'] } },
+    schema: { tags, security, summary: 'Who is signed in, and the CSRF token for writes', response: { 200: SessionInfo } },
   }, async (request) => current(cookieOf(request, USER_COOKIE)));
 
   app.delete('/session', {
+    config: { contract: { errors: ['csrf_failed'] } },
     schema: { tags, security, summary: 'Sign out', response: { 200: Ok } },
   }, async (request, reply) => {
     const token = cookieOf(request, USER_COOKIE);
@@ -59,15 +62,18 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
   });
 
   app.post('/invites/inspect', {
-    schema: { tags, security, summary: 'Whose invite this is (before choosing a password)', body: InviteToken, response: { 200: InviteInfo, ...errors(400, 404) } },
+    config: { contract: { sample: { body: { token: 'the-invite-token-from-the-link' } }, errors: ['invite_invalid'] } },
+    schema: { tags, security, summary: 'Whose invite this is (before choosing a password)', body: InviteToken, response: { 200: InviteInfo } },
   }, async (request) => sessions.describeInvite(request.body.token));
 
   app.post('/invites/accept', {
-    schema: { tags, security, summary: 'Choose a password with an invite link and sign in', body: InviteAccept, response: { 200: SessionInfo, ...errors(400, 404) } },
+    config: { contract: { sample: { body: { token: 'the-invite-token-from-the-link', password: 'a long pass phrase' } }, errors: ['invite_invalid', 'weak_password'] } },
+    schema: { tags, security, summary: 'Choose a password with an invite link and sign in', body: InviteAccept, response: { 200: SessionInfo } },
   }, async (request, reply) => signIn(request, reply, await sessions.redeemInvite(request.body.token, request.body.password)));
 
   app.post('/session/operator', {
-    schema: { tags, security, summary: 'Sign in to the operator console with the operator token', body: OperatorLogin, response: { 200: OperatorSessionInfo, ...errors(400, 401, 403) } },
+    config: { contract: { sample: { body: { token: 'the-operator-token' } }, errors: ['invalid_credentials', 'forbidden'] } },
+    schema: { tags, security, summary: 'Sign in to the operator console with the operator token', body: OperatorLogin, response: { 200: OperatorSessionInfo } },
   }, async (request, reply) => {
     const created = await sessions.operatorLogin(request.body.token, adminToken);
     await sessions.logout(cookieOf(request, OPERATOR_COOKIE));
@@ -76,7 +82,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
   });
 
   app.get('/session/operator', {
-    schema: { tags, security, summary: 'The operator console session, and its CSRF token', response: { 200: OperatorSessionInfo, ...errors(401, 403) } },
+    config: { contract: { errors: ['forbidden', 'unauthorized'] } },
+    schema: { tags, security, summary: 'The operator console session, and its CSRF token', response: { 200: OperatorSessionInfo } },
   }, async (request) => {
     const token = cookieOf(request, OPERATOR_COOKIE);
     if (!adminToken) throw new AppError('forbidden', 'The operator console is disabled: set TASMAN_ADMIN_TOKEN');
