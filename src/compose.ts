@@ -294,7 +294,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const simulator = simulators[0] ?? null;
     const carriers = roles.workers ? openCarriers(config, simulators.map((s) => s.port), logger.child({ component: 'carrier' })) : null;
     // An API process of a cluster answers /status for the workers process's carriers (as reported to it).
-    const remote = peer ? { health: () => ({ bound: peer.carriers().some((c) => c.bound) }), view: () => ({ unservedCountries: [] }) } : undefined;
+    const remote = peer ? { health: () => ({ bound: peer.carriers().some((c) => c.bound) }), view: () => ({ unservedCountries: peer.unservedCountries() }) } : undefined;
     const services = createServices(config, database, metrics, logger, carriers, options.now, remote, peer?.carrierAdmin);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const sealed = await services.webhooks.sealStoredUrlCredentials();

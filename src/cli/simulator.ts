@@ -1,21 +1,23 @@
 import type { Config } from '../config.ts';
-import { createControlServer, createSimulator } from '../carrier/index.ts';
+import { createControlServer, simulatedCarrierIds, startSimulators } from '../carrier/index.ts';
 import { createLogger } from '../platform/logger.ts';
 
 /**
- * `tasman simulator`: the built-in SMSC alone, on 127.0.0.1:SIM_PORT, with its loopback control endpoint on
- * SIM_CONTROL_PORT (POST /inbound {from, to, text}). Runs until SIGINT or SIGTERM. Returns -1: the process stays up.
+ * `tasman simulator`: the built-in SMSCs alone (SIM_CARRIERS of them, on 127.0.0.1 from SIM_PORT, consecutive
+ * ports), with one loopback control endpoint on SIM_CONTROL_PORT (POST /inbound {from, to, text, smsc?}). Runs
+ * until SIGINT or SIGTERM. Returns -1: the process stays up.
  */
 export async function runSimulator(config: Config): Promise<number> {
   const logger = createLogger(config.logLevel);
-  const simulator = createSimulator({
-    port: config.simulator.port, host: '127.0.0.1', dlrDelayMs: config.simulator.dlrDelayMs, logger,
-  });
-  await simulator.start();
-  const control = createControlServer({ simulator, port: config.simulator.controlPort });
+  const simulators = await startSimulators(config, logger);
+  const control = createControlServer({ simulators, port: config.simulator.controlPort });
   await control.start();
+  const ids = simulatedCarrierIds(simulators.length);
   logger.info({
-    smpp: `127.0.0.1:${simulator.port}`, control: `http://127.0.0.1:${control.port}/inbound`, dlrDelayMs: config.simulator.dlrDelayMs,
+    // `smpp` is the first (scripts read it); `smscs` names every one as the carrier ids Tasman gives them.
+    smpp: `127.0.0.1:${simulators[0]!.port}`,
+    smscs: Object.fromEntries(simulators.map((s, i) => [ids[i]!, `127.0.0.1:${s.port}`])),
+    control: `http://127.0.0.1:${control.port}/inbound`, dlrDelayMs: config.simulator.dlrDelayMs,
   }, 'SMSC simulator running; numbers ending 999 undelivered, 998 expired, 997 no receipt, 996 refused at submit');
 
   let stopping = false;
@@ -23,7 +25,7 @@ export async function runSimulator(config: Config): Promise<number> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'simulator shutting down');
-    Promise.all([control.stop(), simulator.stop()]).then(() => process.exit(0), (err: unknown) => {
+    Promise.all([control.stop(), ...simulators.map((s) => s.stop())]).then(() => process.exit(0), (err: unknown) => {
       logger.error({ err }, 'simulator shutdown failed');
       process.exit(1);
     });

@@ -116,7 +116,9 @@ async function runChild(config: Config, peer: ClusterPeer): Promise<number> {
       await running.simulator.injectInbound(message as { from: string; to: string; text: string });
     });
     peer.handle('carrier-admin', (op) => relayAnswer(() => op === 'reload' ? running.services.carrierAdmin.reloadRoutes() : running.services.carrierAdmin.view()));
-    unpublish = peer.publishCarriers(running.carriers);
+    unpublish = peer.publishCarriers(() => ({
+      carriers: running.carriers(), unservedCountries: running.services.carriers?.view().unservedCountries ?? [],
+    }));
   }
   exitOnSignal(logger, async () => { unpublish(); await running.close(); }, 'debug');
   peer.ready(serving(running));

@@ -30,6 +30,7 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
   const { logger } = options;
   const children = new Set<Child>();
   let carriers: CarrierState[] | null = null;
+  let unservedCountries: string[] = [];
   let crashes: number[] = [];
   let stopping = false;
   let starting = true;
@@ -38,7 +39,7 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
 
   const readyChildren = (role?: Role) => [...children].filter((c) => c.ready && (!role || c.role === role));
   const broadcastCarriers = () => {
-    for (const child of readyChildren('api')) child.worker.send({ tasman: 'carriers', carriers });
+    for (const child of readyChildren('api')) child.worker.send({ tasman: 'carriers', carriers, unservedCountries });
   };
 
   // Requests a child makes of the others, answered here.
@@ -71,17 +72,18 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
         if (message.tasman === 'ready') {
           child.ready = true;
           child.serving = { url: message.url, dashboard: message.dashboard };
-          if (role === 'api') worker.send({ tasman: 'carriers', carriers });
+          if (role === 'api') worker.send({ tasman: 'carriers', carriers, unservedCountries });
           resolve(child);
         } else if (message.tasman === 'carriers' && role === 'workers') {
           carriers = message.carriers;
+          unservedCountries = message.unservedCountries ?? [];
           broadcastCarriers();
         }
       });
       worker.once('exit', (code, signal) => {
         children.delete(child);
         child.rpc.abandon(`the ${role} process exited`);
-        if (role === 'workers' && child.ready) { carriers = null; broadcastCarriers(); }
+        if (role === 'workers' && child.ready) { carriers = null; unservedCountries = []; broadcastCarriers(); }
         if (!child.ready) reject(new ChildFailedToStart(`a ${role} process exited with ${code ?? signal} before it served`));
         if (!stopping && !starting) crashed(role, child.ready, code, signal);
       });

@@ -76,7 +76,7 @@ describe('our carrier against our simulator', () => {
     expect(parts.map((p) => p.part?.seq).sort()).toEqual([1, 2]);
     expect(parts.sort((a, b) => (a.part?.seq ?? 0) - (b.part?.seq ?? 0)).map((p) => p.text).join('')).toBe(text);
 
-    const control = createControlServer({ simulator: sim, port: 0 });
+    const control = createControlServer({ simulators: [sim], port: 0 });
     await control.start();
     try {
       const res = await fetch(`http://127.0.0.1:${control.port}/inbound`, {
@@ -86,6 +86,11 @@ describe('our carrier against our simulator', () => {
       await rec.inboundWhere((m) => m.from === '+64211234567' && m.text === 'STOP');
       const bad = await fetch(`http://127.0.0.1:${control.port}/inbound`, { method: 'POST', body: '{}' });
       expect(bad.status).toBe(400);
+      // Only one SMSC here: a second does not exist.
+      const none = await fetch(`http://127.0.0.1:${control.port}/inbound`, {
+        method: 'POST', body: JSON.stringify({ from: '+64211234567', to: '+61400000001', text: 'x', smsc: 2 }),
+      });
+      expect(none.status).toBe(400);
     } finally {
       await control.stop();
     }

@@ -14,6 +14,7 @@ import { admin, call, createAccount, mobile } from '../support/factories.ts';
 import { rows } from '../../src/platform/db/client.ts';
 import { createSimulator } from '../../src/carrier/index.ts';
 import { deliver, startNpmSmsc, type NpmSmsc } from '../carrier/npm-smsc.ts';
+import { pollUntil } from '../support/poll.ts';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -48,16 +49,8 @@ async function npmSmsc(): Promise<NpmSmsc> {
   return s;
 }
 
-/** Polls the database until `done` holds (no fixed waits: the machine may be slow). */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls the database until `done` holds. */
+const until = pollUntil;
 
 interface Sent { id: string; status: string; smsc_carrier: string | null; smsc_bind: number | null; smsc_message_id: string | null; recipient: string }
 const messagesOf = (t: TestApp, accountId: string) => rows<Sent>(t.services.db, sql`

@@ -1,5 +1,6 @@
-// Loopback HTTP control for a simulator running alone (`tasman simulator`): POST /inbound {from, to, text}
-// makes it send that MO message. Binds to 127.0.0.1 only: it has no authentication.
+// Loopback HTTP control for the simulators running alone (`tasman simulator`): POST /inbound {from, to, text}
+// makes the first send that MO message; {"smsc": N} picks the Nth of SIM_CARRIERS (1-based). Binds to 127.0.0.1
+// only: it has no authentication.
 import http from 'node:http';
 import type { Simulator } from './simulator.ts';
 import { listen } from './listen.ts';
@@ -12,7 +13,7 @@ export interface ControlServer {
 
 const MAX_BODY = 64 * 1024;
 
-export function createControlServer(options: { simulator: Simulator; port: number; host?: string }): ControlServer {
+export function createControlServer(options: { simulators: Array<Pick<Simulator, 'injectInbound'>>; port: number; host?: string }): ControlServer {
   const host = options.host ?? '127.0.0.1';
   let port = options.port;
 
@@ -32,12 +33,17 @@ export function createControlServer(options: { simulator: Simulator; port: numbe
     req.on('end', () => {
       let body: unknown;
       try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { body = undefined; }
-      const { from, to, text } = (body ?? {}) as Record<string, unknown>;
+      const { from, to, text, smsc = 1 } = (body ?? {}) as Record<string, unknown>;
       if (typeof from !== 'string' || typeof to !== 'string' || typeof text !== 'string' || !from || !to) {
         reply(res, 400, { error: 'expected JSON {from, to, text} with string values' });
         return;
       }
-      options.simulator.injectInbound({ from, to, text }).then(
+      const simulator = typeof smsc === 'number' && Number.isInteger(smsc) ? options.simulators[smsc - 1] : undefined;
+      if (!simulator) {
+        reply(res, 400, { error: `smsc must be a whole number from 1 to ${options.simulators.length}` });
+        return;
+      }
+      simulator.injectInbound({ from, to, text }).then(
         () => reply(res, 200, { ok: true }),
         (err: Error) => reply(res, 409, { error: err.message }),
       );

@@ -6,10 +6,18 @@ import { createRpc, isClusterMessage, type Handler } from './rpc.ts';
 
 export interface CarrierState { name: string; bound: boolean; address?: string }
 
+/**
+ * What the workers process publishes of its carriers: each link's state, and the countries a route names whose
+ * carriers are all down, so an API process's /status is degraded exactly as a single process's would be.
+ */
+export interface CarrierPublication { carriers: CarrierState[]; unservedCountries: string[] }
+
 /** What an API process asks of the workers process: it holds the carrier link and the built-in SMSC. */
 export interface WorkersPeer {
   /** The carrier links as the workers process last reported them; one unbound entry while it is not running. */
   carriers(): CarrierState[];
+  /** Countries a route names with no bound carrier, as the workers process last reported them. */
+  unservedCountries(): string[];
   /** Makes the built-in SMSC (in the workers process) send an inbound message. */
   injectInbound(message: { from: string; to: string; text: string }): Promise<void>;
   /** GET /metrics: every process's metrics, added up by the primary. */
@@ -39,7 +47,7 @@ export interface ClusterPeer {
   /** Tells the primary this process serves (url: its API address, '' without the API role). */
   ready(info: { url: string; dashboard: boolean }): void;
   /** Workers process: reports the carrier links now and whenever they change. Returns a stop. */
-  publishCarriers(read: () => CarrierState[]): () => void;
+  publishCarriers(read: () => CarrierPublication): () => void;
 }
 
 const NOT_RUNNING: CarrierState[] = [{ name: 'the carrier (its workers process is not running)', bound: false }];
@@ -51,13 +59,18 @@ export function joinCluster(): ClusterPeer | null {
   const send = (message: Parameters<Parameters<typeof createRpc>[0]>[0]) => { process.send!(message); };
   const rpc = createRpc(send);
   let carriers: CarrierState[] | null = null;
+  let unservedCountries: string[] = [];
   process.on('message', (message: unknown) => {
     if (!isClusterMessage(message) || rpc.receive(message)) return;
-    if (message.tasman === 'carriers') carriers = message.carriers;
+    if (message.tasman === 'carriers') {
+      carriers = message.carriers;
+      unservedCountries = message.unservedCountries ?? [];
+    }
   });
   return {
     workers: {
       carriers: () => carriers ?? NOT_RUNNING,
+      unservedCountries: () => unservedCountries,
       injectInbound: async (message) => { await rpc.request('inbound', message); },
       renderMetrics: () => rpc.request<string>('metrics'),
       carrierAdmin: async (op) => {
@@ -77,7 +90,7 @@ export function joinCluster(): ClusterPeer | null {
         const text = JSON.stringify(now);
         if (text === last || !process.connected) return;
         last = text;
-        send({ tasman: 'carriers', carriers: now });
+        send({ tasman: 'carriers', ...now });
       };
       publish();
       const timer = setInterval(publish, PUBLISH_EVERY_MS);

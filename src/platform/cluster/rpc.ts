@@ -4,7 +4,7 @@
 /** Every message Tasman sends between its processes; `tasman` tells them apart from Node's and prom-client's. */
 export type ClusterMessage =
   | { tasman: 'ready'; url: string; dashboard: boolean }
-  | { tasman: 'carriers'; carriers: Array<{ name: string; bound: boolean }> | null }
+  | { tasman: 'carriers'; carriers: Array<{ name: string; bound: boolean }> | null; unservedCountries?: string[] }
   | { tasman: 'request'; id: number; kind: string; payload: unknown }
   | { tasman: 'response'; id: number; ok: true; value: unknown }
   | { tasman: 'response'; id: number; ok: false; error: string };
