@@ -15,13 +15,16 @@
 // Usage: createdb -h 127.0.0.1 -U postgres bench_kannel;
 //   flock /tmp/tasman-bench.lock env DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_kannel npx tsx bench/kannel.ts
 // Knobs: BENCH_ROUNDS (11), BENCH_MESSAGES (20000), BENCH_CONNECTIONS (50), BENCH_KEYS ("100,1").
+// Interrupted by SIGINT or SIGTERM it stops Tasman, Kannel and the simulator before exiting. Ctrl-C reaches it
+// through npx; a SIGTERM sent to npx from elsewhere is not passed on (npm exec): signal the bench's own node
+// process (`pgrep -f 'loader.mjs bench/kannel.ts'`), or run it as `node --import tsx bench/kannel.ts`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { startKannel, KANNEL_PASSWORD, KANNEL_PORTS, type Kannel } from './kannel-setup.ts';
-import { cpuByPid, treeCpuMs, treeRssMb } from './proc-stats.ts';
+import { cpuByPid, tree, treeCpuMs, treeRssMb } from './proc-stats.ts';
 import { benchSetup, type BenchProcess, call, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
@@ -73,6 +76,25 @@ async function started<T>(start: Promise<T>, stop: (it: T) => Promise<unknown> |
   const it = await start;
   cleanup.unshift(() => stop(it));
   return it;
+}
+let stopping: Promise<void> | null = null;
+const stopAll = () => (stopping ??= (async () => {
+  for (const stop of cleanup.splice(0)) await Promise.resolve().then(stop).catch(() => {});
+})());
+/** Every process this bench started and has not reaped (also one still starting, not yet in `cleanup`). */
+const killChildren = (signal: NodeJS.Signals) => {
+  for (const { pid } of tree([process.pid])) {
+    if (pid !== process.pid) try { process.kill(pid, signal); } catch { /* gone */ }
+  }
+};
+// Interrupted (Ctrl-C, a timeout's SIGTERM, flock's caller going away): stop Tasman, Kannel and the simulator as
+// `finally` would, and whatever is still starting; after 20 s, kill what is left.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`bench/kannel.ts: ${signal}, stopping the processes it started\n`);
+    setTimeout(() => { killChildren('SIGKILL'); process.exit(1); }, 20_000);
+    void stopAll().finally(() => { killChildren('SIGTERM'); process.exit(signal === 'SIGINT' ? 130 : 143); });
+  });
 }
 
 interface System {
@@ -199,5 +221,5 @@ try {
     });
   }
 } finally {
-  for (const stop of cleanup) await stop();
+  await stopAll();
 }
