@@ -4,6 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { del } from './lib/api.ts';
 import { useSession, type SessionInfo } from './session.ts';
 import { Loading } from './ui.tsx';
+import { useAccountSettings } from './settings.ts';
+import { ZoneContext } from './zone.tsx';
 import { LoginPage, InvitePage } from './pages/auth.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 
@@ -57,60 +59,65 @@ function Shell({ session }: { session: SessionInfo }) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const qc = useQueryClient();
+  // Every date in the shell is shown in the account's zone (Settings), not the browser's.
+  const zone = useAccountSettings().settings.time_zone;
   const signOut = async () => {
     await del('/session').catch(() => undefined);
     qc.clear();
     navigate('/login');
   };
   return (
-    <div className="min-h-screen md:flex">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2">Skip to content</a>
-      <header className="border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-b-0 md:border-r">
-        <div className="flex items-center justify-between p-4">
-          <div>
-            <p className="text-lg font-bold text-blue-800">Tasman</p>
-            <p className="text-sm text-slate-700">{session.account.business_name}</p>
+    <ZoneContext.Provider value={zone}>
+      <div className="min-h-screen md:flex">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2">Skip to content</a>
+        <header className="border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-b-0 md:border-r">
+          <div className="flex items-center justify-between p-4">
+            <div>
+              <p className="text-lg font-bold text-blue-800">Tasman</p>
+              <p className="text-sm text-slate-700">{session.account.business_name}</p>
+              <p className="text-xs text-slate-700">Times in {zone}</p>
+            </div>
+            <button type="button" className="rounded-md border border-slate-400 px-3 py-1 text-sm md:hidden" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpen(!open)}>Menu</button>
           </div>
-          <button type="button" className="rounded-md border border-slate-400 px-3 py-1 text-sm md:hidden" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpen(!open)}>Menu</button>
-        </div>
-        <nav id="main-nav" aria-label="Main" className={`${open ? 'block' : 'hidden'} px-2 pb-4 md:block`}>
-          <ul className="space-y-1">
-            {navFor(session).map(([to, label]) => (
-              <li key={to}>
-                <NavLink to={to} end={to === '/'} onClick={() => setOpen(false)}
-                  className={({ isActive }) => `block rounded-md px-3 py-2 text-sm ${isActive ? 'bg-blue-100 font-semibold text-blue-900' : 'text-slate-800 hover:bg-slate-100'}`}>
-                  {label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-          <div className="mt-4 border-t border-slate-200 px-3 pt-3 text-sm">
-            <p className="truncate text-slate-700">{session.user.email}</p>
-            <button type="button" className="mt-2 underline" onClick={() => void signOut()}>Sign out</button>
-          </div>
-        </nav>
-      </header>
-      <main id="main" className="flex-1 p-4 md:p-8">
-        <Suspense fallback={<Loading />}>
-          <Routes>
-            <Route index element={<OverviewPage />} />
-            <Route path="send" element={<SendPage session={session} />} />
-            <Route path="messages" element={<MessagesPage session={session} />} />
-            <Route path="messages/:id" element={<MessagePage session={session} />} />
-            <Route path="campaigns/*" element={<CampaignsPage />} />
-            <Route path="inbox" element={<InboxPage session={session} />} />
-            <Route path="optouts" element={<OptoutsPage />} />
-            <Route path="numbers" element={<NumbersPage session={session} />} />
-            <Route path="developers/keys" element={<KeysPage />} />
-            <Route path="developers/webhooks" element={<WebhooksPage />} />
-            <Route path="team" element={<TeamPage session={session} />} />
-            <Route path="sub-accounts/*" element={<SubAccountsPage session={session} />} />
-            <Route path="reports" element={<ReportsPage />} />
-            <Route path="settings" element={<SettingsPage session={session} />} />
-            <Route path="*" element={<p>That page does not exist.</p>} />
-          </Routes>
-        </Suspense>
-      </main>
-    </div>
+          <nav id="main-nav" aria-label="Main" className={`${open ? 'block' : 'hidden'} px-2 pb-4 md:block`}>
+            <ul className="space-y-1">
+              {navFor(session).map(([to, label]) => (
+                <li key={to}>
+                  <NavLink to={to} end={to === '/'} onClick={() => setOpen(false)}
+                    className={({ isActive }) => `block rounded-md px-3 py-2 text-sm ${isActive ? 'bg-blue-100 font-semibold text-blue-900' : 'text-slate-800 hover:bg-slate-100'}`}>
+                    {label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+            <div className="mt-4 border-t border-slate-200 px-3 pt-3 text-sm">
+              <p className="truncate text-slate-700">{session.user.email}</p>
+              <button type="button" className="mt-2 underline" onClick={() => void signOut()}>Sign out</button>
+            </div>
+          </nav>
+        </header>
+        <main id="main" className="flex-1 p-4 md:p-8">
+          <Suspense fallback={<Loading />}>
+            <Routes>
+              <Route index element={<OverviewPage />} />
+              <Route path="send" element={<SendPage session={session} />} />
+              <Route path="messages" element={<MessagesPage session={session} />} />
+              <Route path="messages/:id" element={<MessagePage session={session} />} />
+              <Route path="campaigns/*" element={<CampaignsPage />} />
+              <Route path="inbox" element={<InboxPage session={session} />} />
+              <Route path="optouts" element={<OptoutsPage />} />
+              <Route path="numbers" element={<NumbersPage session={session} />} />
+              <Route path="developers/keys" element={<KeysPage />} />
+              <Route path="developers/webhooks" element={<WebhooksPage />} />
+              <Route path="team" element={<TeamPage session={session} />} />
+              <Route path="sub-accounts/*" element={<SubAccountsPage session={session} />} />
+              <Route path="reports" element={<ReportsPage />} />
+              <Route path="settings" element={<SettingsPage session={session} />} />
+              <Route path="*" element={<p>That page does not exist.</p>} />
+            </Routes>
+          </Suspense>
+        </main>
+      </div>
+    </ZoneContext.Provider>
   );
 }

@@ -1,5 +1,20 @@
-export const dateTime = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An instant for people, in `zone` (the browser's when undefined), with the zone's abbreviation so that nobody
+ * has to guess which clock it is: "1 May 2030, 9:00 am AEST".
+ */
+export function dateTime(iso: string | null | undefined, zone?: string): string {
+  if (!iso) return '—';
+  let f = formats.get(zone ?? '');
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-AU', {
+      ...(zone ? { timeZone: zone } : {}), day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short',
+    });
+    formats.set(zone ?? '', f);
+  }
+  return f.format(new Date(iso));
+}
 
 export const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoToZoned, offsetMinutes, zonedToIso } from './zoned.ts';
+import { inQuietHours, isoToZoned, offsetMinutes, zonedToIso } from './zoned.ts';
 
 // Calendar facts, not the test machine's zone: Sydney leaves daylight time at 03:00 on the first Sunday of April
 // (back to 02:00) and enters it at 02:00 on the first Sunday of October (on to 03:00); Auckland does the same on
@@ -47,5 +47,25 @@ describe('zonedToIso', () => {
   it('knows Adelaide\'s half-hour offset', () => {
     expect(offsetMinutes(Date.UTC(2030, 5, 1), 'Australia/Adelaide')).toBe(570);
     expect(zonedToIso('2030-06-01T12:00', 'Australia/Adelaide')).toBe('2030-06-01T12:00:00+09:30');
+  });
+});
+
+describe('inQuietHours', () => {
+  const night = { start: '21:30', end: '07:45' };
+  it('spans midnight when the window starts after it ends: start inside, end outside', () => {
+    expect(inQuietHours('2030-05-01T21:29', night)).toBe(false);
+    expect(inQuietHours('2030-05-01T21:30', night)).toBe(true);
+    expect(inQuietHours('2030-05-01T00:00', night)).toBe(true);
+    expect(inQuietHours('2030-05-01T07:44', night)).toBe(true);
+    expect(inQuietHours('2030-05-01T07:45', night)).toBe(false);
+    expect(inQuietHours('12:00', night)).toBe(false);
+  });
+  it('handles a daytime window, and no window or no time at all', () => {
+    const lunch = { start: '12:00', end: '13:00' };
+    expect(inQuietHours('2030-05-01T12:30', lunch)).toBe(true);
+    expect(inQuietHours('2030-05-01T13:00', lunch)).toBe(false);
+    expect(inQuietHours('2030-05-01T23:00', lunch)).toBe(false);
+    expect(inQuietHours('2030-05-01T23:00', null)).toBe(false);
+    expect(inQuietHours('', night)).toBe(false);
   });
 });

@@ -64,7 +64,17 @@ export function isoToZoned(iso: string | number | Date, zone: string): string {
   return new Date(readingAsUtc(ms, zone)).toISOString().slice(0, 16);
 }
 
-/** An instant for people, in the account's zone: "1 May 2030, 9:00 am". */
-export function zonedDateTime(iso: string | null | undefined, zone: string): string {
-  return iso ? new Date(iso).toLocaleString('en-AU', { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' }) : '—';
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/**
+ * Whether a picker value (`YYYY-MM-DDTHH:mm`, or `HH:mm`) falls inside the quiet window `start`–`end` (a window
+ * with start after end spans midnight), as the server decides it for recipients in the account's zone.
+ */
+export function inQuietHours(local: string, quiet: { start: string; end: string } | null): boolean {
+  const m = /(\d{2}:\d{2})$/.exec(local);
+  if (!quiet || !m) return false;
+  const t = minutesOf(m[1]!);
+  const start = minutesOf(quiet.start);
+  const end = minutesOf(quiet.end);
+  return start < end ? t >= start && t < end : t >= start || t < end;
 }

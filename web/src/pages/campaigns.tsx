@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tansta
 import { createColumnHelper } from '@tanstack/react-table';
 import { del, get } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
-import { zonedDateTime } from '../lib/zoned.ts';
+import { When } from '../zone.tsx';
 import { useAccountSettings } from '../settings.ts';
 import { Button, Card, DataTable, ErrorText, Loading, Notice, Page, Pager, Status } from '../ui.tsx';
 import type { MessageItem } from './messages.tsx';
@@ -16,7 +16,7 @@ const PAGE = 25;
 const col = createColumnHelper<Campaign>();
 const columns = [
   col.accessor('name', { header: 'Campaign', cell: (c) => <Link className="underline" to={`/campaigns/${c.row.original.id}`}>{c.getValue() ?? 'Untitled batch'}</Link> }),
-  col.accessor('created_at', { header: 'Created', cell: (c) => dateTime(c.getValue()) }),
+  col.accessor('created_at', { header: 'Created', cell: (c) => <When iso={c.getValue()} /> }),
   col.accessor('status', { header: 'Status', cell: (c) => <Status value={c.getValue()} /> }),
   col.accessor('recipient_count', { header: 'Recipients' }),
   col.display({ id: 'progress', header: 'Delivered / failed', cell: (c) => `${c.row.original.stats.delivered} / ${c.row.original.stats.failed}` }),
@@ -55,7 +55,7 @@ function CancelSchedule({ id, campaign, stats }: { id: string; campaign: Campaig
   });
   return (
     <div className="mt-3 space-y-2">
-      {campaign.scheduled_at && <p className="text-sm">Sends at {zonedDateTime(campaign.scheduled_at, settings.time_zone)} ({settings.time_zone}).</p>}
+      {campaign.scheduled_at && <p className="text-sm">Sends at {dateTime(campaign.scheduled_at, settings.time_zone)} ({settings.time_zone}).</p>}
       {(stats.scheduled ?? 0) > 0 && <Button kind="danger" disabled={cancel.isPending} onClick={() => cancel.mutate()}>Cancel the scheduled messages</Button>}
       {cancel.data && <Notice>Cancelled {cancel.data.cancelled} message(s); {cancel.data.credits_refunded} credit(s) returned.</Notice>}
       <ErrorText error={cancel.error} />

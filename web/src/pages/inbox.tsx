@@ -1,7 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, get, post } from '../lib/api.ts';
-import { dateTime } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, Empty, ErrorText, Input, Loading, Notice, Page, Pager, TextArea } from '../ui.tsx';
 import type { MessageItem } from './messages.tsx';
@@ -92,7 +92,7 @@ function Thread({ number, inbound, canSend }: { number: string; inbound: Inbound
         {entries.map((e) => (
           <li key={`${e.direction}-${e.id}`} className={`max-w-[85%] rounded-lg p-2 text-sm ${e.direction === 'in' ? 'bg-slate-100' : 'ml-auto bg-blue-100'}`}>
             <p className="whitespace-pre-wrap">{e.body ?? '(removed by retention)'}</p>
-            <p className="text-xs text-slate-700">{e.direction === 'in' ? 'Received' : `Sent (${e.status})`} · {dateTime(e.at)}</p>
+            <p className="text-xs text-slate-700">{e.direction === 'in' ? 'Received' : `Sent (${e.status})`} · <When iso={e.at} /></p>
           </li>
         ))}
       </ol>

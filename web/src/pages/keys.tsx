@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { del, get, post } from '../lib/api.ts';
-import { dateTime } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Page, Secret } from '../ui.tsx';
 
 type Scope = 'read' | 'send' | 'manage';
@@ -20,11 +20,11 @@ export function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke: (k: Key) =
     col.accessor('name', { header: 'Name' }),
     col.accessor('prefix', { header: 'Starts with', cell: (c) => <code>{c.getValue()}…</code> }),
     col.accessor('scopes', { header: 'May', cell: (c) => (c.getValue() ?? SCOPES.map((s) => s.id)).join(', ') }),
-    col.accessor('created_at', { header: 'Created', cell: (c) => dateTime(c.getValue()) }),
-    col.accessor('last_used_at', { header: 'Last used', cell: (c) => dateTime(c.getValue()) }),
+    col.accessor('created_at', { header: 'Created', cell: (c) => <When iso={c.getValue()} /> }),
+    col.accessor('last_used_at', { header: 'Last used', cell: (c) => <When iso={c.getValue()} /> }),
     col.display({
       id: 'state', header: 'State',
-      cell: (c) => c.row.original.revoked_at ? `revoked ${dateTime(c.row.original.revoked_at)}`
+      cell: (c) => c.row.original.revoked_at ? <>revoked <When iso={c.row.original.revoked_at} /></>
         : <Button kind="danger" onClick={() => onRevoke(c.row.original)} aria-label={`Revoke ${c.row.original.name}`}>Revoke</Button>,
     }),
   ];

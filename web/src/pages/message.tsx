@@ -2,7 +2,6 @@ import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { del, get } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
-import { zonedDateTime } from '../lib/zoned.ts';
 import type { SessionInfo } from '../session.ts';
 import { useAccountSettings } from '../settings.ts';
 import { Button, Card, ErrorText, Loading, Notice, Page, Status } from '../ui.tsx';
@@ -19,7 +18,7 @@ const FINAL = ['delivered', 'failed', 'cancelled'];
 /** The message's life in order: accepted, scheduled, submitted, its receipt, and every webhook attempt about it. */
 export function timeline(m: Detail['message'], r: Detail['delivery_receipt'], deliveries: WebhookDelivery[], zone: string): Step[] {
   const steps: Step[] = [{ label: 'Accepted', at: m.created_at, note: `${m.parts} part(s) charged` }];
-  if (m.scheduled_at) steps.push({ label: `Scheduled for ${zonedDateTime(m.scheduled_at, zone)}`, at: m.created_at, note: zone });
+  if (m.scheduled_at) steps.push({ label: `Scheduled for ${dateTime(m.scheduled_at, zone)}`, at: m.created_at, note: zone });
   if (m.status === 'cancelled') steps.push({ label: m.error_code === 'opted_out' ? 'Cancelled: the recipient opted out' : 'Cancelled', at: null, note: 'credits returned', bad: true });
   if (m.sent_at || !m.scheduled_at) steps.push({ label: 'Submitted to the carrier', at: m.sent_at });
   if (r) steps.push({ label: `Receipt: ${r.status}`, at: r.received_at, note: r.error_code ? `carrier code ${r.error_code}` : undefined, bad: r.status !== 'delivered' });
@@ -84,7 +83,7 @@ export default function MessagePage({ session }: { session: SessionInfo }) {
           {steps.map((s, i) => (
             <li key={i}>
               <p className={`font-semibold ${s.bad ? 'text-red-800' : ''}`}>{s.label}</p>
-              <p className="text-sm text-slate-700">{s.at ? dateTime(s.at) : 'not yet'}{s.note ? ` · ${s.note}` : ''}</p>
+              <p className="text-sm text-slate-700">{s.at ? dateTime(s.at, settings.time_zone) : 'not yet'}{s.note ? ` · ${s.note}` : ''}</p>
             </li>
           ))}
         </ol>
@@ -93,7 +92,7 @@ export default function MessagePage({ session }: { session: SessionInfo }) {
       {m.links && m.links.length > 0 && (
         <Card title="Links">
           <ul className="space-y-2 text-sm">
-            {m.links.map((l) => <li key={l.short_url}><span className="break-all">{l.url}</span> → <code>{l.short_url}</code>: {l.clicks} click(s){l.first_clicked_at ? `, first ${dateTime(l.first_clicked_at)}` : ''}</li>)}
+            {m.links.map((l) => <li key={l.short_url}><span className="break-all">{l.url}</span> → <code>{l.short_url}</code>: {l.clicks} click(s){l.first_clicked_at ? `, first ${dateTime(l.first_clicked_at, settings.time_zone)}` : ''}</li>)}
           </ul>
         </Card>
       )}

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { get } from '../lib/api.ts';
-import { dateTime } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, DataTable, ErrorText, Input, Loading, Page, Pager, Select, Status } from '../ui.tsx';
 import { ScheduledMessages } from './scheduled.tsx';
@@ -16,7 +16,7 @@ export interface MessageItem {
 
 const col = createColumnHelper<MessageItem>();
 const columns = [
-  col.accessor('created_at', { header: 'Created', cell: (c) => <Link className="underline" to={`/messages/${c.row.original.id}`}>{dateTime(c.getValue())}</Link> }),
+  col.accessor('created_at', { header: 'Created', cell: (c) => <Link className="underline" to={`/messages/${c.row.original.id}`}><When iso={c.getValue()} /></Link> }),
   col.accessor('recipient', { header: 'To' }),
   col.accessor('sender', { header: 'From' }),
   col.accessor('status', { header: 'Status', cell: (c) => <Status value={c.getValue()} /> }),

@@ -2,29 +2,28 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { get, post } from '../lib/api.ts';
-import { dateTime } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, DataTable, Empty, ErrorText, Loading, Notice, Page, Pager, Select } from '../ui.tsx';
 
-interface Held { id: string; number: string; country: string; price_monthly: number; assigned_at: string | null; created_at: string }
+interface Held {
+  id: string; number: string; country: string; price_monthly: number; label: string | null; status: 'active' | 'past_due';
+  paid_until: string | null; assigned_at: string | null; created_at: string;
+}
 interface Available { id: string; number: string; country: string; price_monthly: number }
 
-/** Leases renew monthly from the day the number was assigned. */
-function nextRenewal(assignedAt: string | null): string {
-  if (!assignedAt) return '—';
-  const start = new Date(assignedAt);
-  const now = new Date();
-  const next = new Date(start);
-  while (next <= now) next.setMonth(next.getMonth() + 1);
-  return dateTime(next.toISOString());
-}
-
+// The lease is paid 30 days at a time (paid_until); a number the operator assigned has no lease to renew.
 const col = createColumnHelper<Held>();
 const columns = [
-  col.accessor('number', { header: 'Number' }),
+  col.accessor('number', { header: 'Number', cell: (c) => <>{c.getValue()}{c.row.original.label && <span className="block text-xs text-slate-700">{c.row.original.label}</span>}</> }),
   col.accessor('country', { header: 'Country' }),
   col.accessor('price_monthly', { header: 'Price a month', cell: (c) => `$${c.getValue().toFixed(2)}` }),
-  col.accessor('assigned_at', { header: 'Lease renews', cell: (c) => nextRenewal(c.getValue()) }),
+  col.accessor('paid_until', {
+    header: 'Lease renews',
+    cell: (c) => c.row.original.status === 'past_due'
+      ? <span className="font-semibold text-red-800">renewal unpaid since <When iso={c.getValue()} />: top up within 7 days to keep it</span>
+      : c.getValue() ? <When iso={c.getValue()} /> : 'assigned by your provider (no lease)',
+  }),
 ];
 
 const PAGE = 10;

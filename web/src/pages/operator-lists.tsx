@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { ApiError, get } from '../lib/api.ts';
-import { dateTime } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import { Card, DataTable, ErrorText, Input, Loading, Pager, Select } from '../ui.tsx';
 
 // The operator's lists (GET /admin/sender-ids, GET /admin/numbers, the same lists as `tasman admin … list`).
@@ -30,7 +30,7 @@ export function SenderIdList() {
     col.accessor('sender_id', { header: 'Sender ID', cell: (c) => <code>{c.getValue()}</code> }),
     col.accessor('abn', { header: 'ABN' }),
     col.accessor('account_id', { header: 'Account', cell: (c) => c.getValue() ? <code className="text-xs">{c.getValue()}</code> : 'any with this ABN' }),
-    col.accessor('created_at', { header: 'Registered', cell: (c) => dateTime(c.getValue()) }),
+    col.accessor('created_at', { header: 'Registered', cell: (c) => <When iso={c.getValue()} /> }),
   ];
   return (
     <Card title="Registered Sender IDs">
@@ -57,7 +57,7 @@ export function NumberPool() {
     col.accessor('country', { header: 'Country' }),
     col.accessor('price_monthly', { header: 'Price a month', cell: (c) => `$${c.getValue().toFixed(2)}` }),
     col.accessor('account_id', { header: 'Held by', cell: (c) => c.getValue() ? <code className="text-xs">{c.getValue()}</code> : 'free (in the pool)' }),
-    col.accessor('paid_until', { header: 'Paid until', cell: (c) => c.row.original.unpaid_since ? <span className="text-red-800">unpaid since {dateTime(c.row.original.unpaid_since)}</span> : dateTime(c.getValue()) }),
+    col.accessor('paid_until', { header: 'Paid until', cell: (c) => c.row.original.unpaid_since ? <span className="text-red-800">unpaid since <When iso={c.row.original.unpaid_since} /></span> : <When iso={c.getValue()} /> }),
   ];
   return (
     <Card title="Number pool">

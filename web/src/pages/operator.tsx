@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { api, ApiError, get, withQuery } from '../lib/api.ts';
-import { dateTime } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, Pager, Secret, Select, Status } from '../ui.tsx';
 import { AuthFrame } from './auth.tsx';
 import { PipelinePanel } from './operator-pipeline.tsx';
@@ -93,7 +93,7 @@ function Accounts({ csrf }: { csrf: string }) {
     col.accessor('business_name', { header: 'Account', cell: (c) => <><span className="font-semibold">{c.getValue()}</span><br /><span className="text-xs text-slate-700">{c.row.original.email}</span></> }),
     col.accessor('credits', { header: 'Credits' }),
     col.accessor('account_status', { header: 'Status', cell: (c) => <Status value={c.getValue()} /> }),
-    col.accessor('created_at', { header: 'Created', cell: (c) => dateTime(c.getValue()) }),
+    col.accessor('created_at', { header: 'Created', cell: (c) => <When iso={c.getValue()} /> }),
     col.display({
       id: 'topup', header: 'Top up',
       cell: (c) => {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { ApiError, del, get, post } from '../lib/api.ts';
-import { dateTime } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import { Button, Card, DataTable, ErrorText, Input, Loading, Notice, Page, Pager } from '../ui.tsx';
 
 interface Optout { number: string; created_at: string; source: string; inbound_body?: string | null }
@@ -29,7 +29,7 @@ export default function OptoutsPage() {
   const col = createColumnHelper<Optout>();
   const columns = [
     col.accessor('number', { header: 'Number' }),
-    col.accessor('created_at', { header: 'Opted out', cell: (c) => dateTime(c.getValue()) }),
+    col.accessor('created_at', { header: 'Opted out', cell: (c) => <When iso={c.getValue()} /> }),
     col.accessor('source', { header: 'How', cell: (c) => HOW[c.getValue()] ?? c.getValue() }),
     col.accessor('inbound_body', { header: 'Their reply', cell: (c) => c.getValue() ?? '' }),
     col.display({

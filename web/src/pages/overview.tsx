@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../lib/api.ts';
-import { dateTime, percent } from '../lib/format.ts';
+import { percent } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import { DayChart, dailySeries } from '../chart.tsx';
 import { Card, Empty, ErrorText, Loading, Page, Stat } from '../ui.tsx';
 import { ServiceStatusList, useServiceStatus } from './status-panel.tsx';
@@ -57,7 +58,7 @@ export function OverviewPage() {
           <ul className="divide-y divide-slate-200">
             {inbox.data.messages.map((m) => (
               <li key={m.id} className="py-2 text-sm">
-                <span className="font-semibold">{m.from}</span> <span className="text-slate-600">{dateTime(m.received_at)}</span>
+                <span className="font-semibold">{m.from}</span> <span className="text-slate-600"><When iso={m.received_at} /></span>
                 <p>{m.body ?? '(removed by retention)'}{m.is_optout && <strong className="ml-2 text-red-800">opt-out</strong>}</p>
               </li>
             ))}

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { del, get } from '../lib/api.ts';
-import { zonedDateTime } from '../lib/zoned.ts';
+import { dateTime } from '../lib/format.ts';
 import { useAccountSettings } from '../settings.ts';
 import { Button, Card, DataTable, ErrorText, Notice, Pager } from '../ui.tsx';
 import type { MessageItem } from './messages.tsx';
@@ -29,13 +29,13 @@ export function ScheduledMessages({ canCancel }: { canCancel: boolean }) {
   });
   const col = createColumnHelper<MessageItem>();
   const columns = [
-    col.accessor('scheduled_at', { header: `Sends at (${zone})`, cell: (c) => <Link className="underline" to={`/messages/${c.row.original.id}`}>{zonedDateTime(c.getValue(), zone)}</Link> }),
+    col.accessor('scheduled_at', { header: `Sends at (${zone})`, cell: (c) => <Link className="underline" to={`/messages/${c.row.original.id}`}>{dateTime(c.getValue(), zone)}</Link> }),
     col.accessor('recipient', { header: 'To' }),
     col.accessor('body', { header: 'Message', cell: (c) => <span className="line-clamp-2 max-w-xs">{c.getValue() ?? '(removed)'}</span> }),
     col.accessor('parts', { header: 'Credits' }),
     ...(canCancel ? [col.display({
       id: 'cancel', header: 'Cancel',
-      cell: (c) => <Button kind="danger" disabled={cancel.isPending} aria-label={`Cancel the message to ${c.row.original.recipient} at ${zonedDateTime(c.row.original.scheduled_at, zone)}`}
+      cell: (c) => <Button kind="danger" disabled={cancel.isPending} aria-label={`Cancel the message to ${c.row.original.recipient} at ${dateTime(c.row.original.scheduled_at, zone)}`}
         onClick={() => cancel.mutate(c.row.original)}>Cancel</Button>,
     })] : []),
   ];

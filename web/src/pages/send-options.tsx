@@ -1,4 +1,4 @@
-import { isoToZoned, zonedToIso } from '../lib/zoned.ts';
+import { inQuietHours, isoToZoned, zonedToIso } from '../lib/zoned.ts';
 import type { AccountSettings } from '../settings.ts';
 import { Checkbox, Input } from '../ui.tsx';
 
@@ -44,6 +44,11 @@ export function SendOptionsFields({ value, onChange, settings, error }: {
             Quiet hours {quiet.start}–{quiet.end}: a message that would arrive then waits until {quiet.end} in the
             recipient&apos;s time ({zone} for Australian numbers, Pacific/Auckland for New Zealand).
           </p>
+          {value.later && !value.urgent && inQuietHours(value.local, quiet) && (
+            <p className="text-sm font-semibold text-amber-900">
+              {value.local.slice(11)} is inside quiet hours: Australian recipients get it at {quiet.end} instead.
+            </p>
+          )}
           <Checkbox label="Urgent: send even in quiet hours" checked={value.urgent} onChange={(e) => onChange({ ...value, urgent: e.target.checked })} />
         </>
       ) : <p className="text-sm text-slate-700">No quiet hours are set (see Settings).</p>}

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, get, post } from '../lib/api.ts';
 import { parseCsv } from '../lib/format.ts';
-import { zonedDateTime } from '../lib/zoned.ts';
+import { dateTime } from '../lib/format.ts';
 import type { SessionInfo } from '../session.ts';
 import { useAccountSettings } from '../settings.ts';
 import { Button, Card, Checkbox, ErrorText, Input, Notice, Page, Select, TextArea } from '../ui.tsx';
@@ -143,11 +143,11 @@ export default function SendPage({ session }: { session: SessionInfo }) {
           {generalError && <ErrorText error={generalError} />}
           <Button type="submit" disabled={busy || recipients.length === 0}>Send</Button>
           {result?.messageId && (result.sendAt
-            ? <Notice>Scheduled for {zonedDateTime(result.sendAt, zone)} ({zone}). <Link className="underline" to={`/messages/${result.messageId}`}>See it, or cancel it</Link>.</Notice>
+            ? <Notice>Scheduled for {dateTime(result.sendAt, zone)} ({zone}). <Link className="underline" to={`/messages/${result.messageId}`}>See it, or cancel it</Link>.</Notice>
             : <Notice>Sent. <Link className="underline" to={`/messages/${result.messageId}`}>Follow its delivery</Link>.</Notice>)}
           {result?.batch && (
             <Notice>
-              {result.sendAt ? `Scheduled ${result.batch.recipients_queued} messages for ${zonedDateTime(result.sendAt, zone)} (${zone})` : `Queued ${result.batch.recipients_queued} messages`} for {result.batch.credits_used} credits.
+              {result.sendAt ? `Scheduled ${result.batch.recipients_queued} messages for ${dateTime(result.sendAt, zone)} (${zone})` : `Queued ${result.batch.recipients_queued} messages`} for {result.batch.credits_used} credits.
               {result.batch.invalid_numbers.length > 0 && ` Invalid: ${result.batch.invalid_numbers.join(', ')}.`}
               {result.batch.opted_out_count > 0 && ` Opted out (not sent): ${result.batch.opted_out_count}.`}
               {result.batch.duplicates_removed > 0 && ` Duplicates removed: ${result.batch.duplicates_removed}.`}

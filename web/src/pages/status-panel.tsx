@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../lib/api.ts';
-import { dateTime } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 
 /** `GET /status`: public, the same document the client libraries' status() reads. */
 export interface ServiceStatus {
@@ -24,7 +24,7 @@ export function ServiceStatusList({ status }: { status: ServiceStatus }) {
         <strong className={status.status === 'operational' ? 'text-green-800' : 'text-red-800'}>
           {status.status === 'operational' ? 'All systems operational' : 'Degraded'}
         </strong>
-        <span className="text-slate-600"> · checked {dateTime(status.timestamp)} · version {status.version}</span>
+        <span className="text-slate-600"> · checked <When iso={status.timestamp} /> · version {status.version}</span>
       </p>
       <ul className="grid gap-2 sm:grid-cols-3" aria-label="Services">
         {(Object.keys(NAMES) as Array<keyof ServiceStatus['services']>).map((k) => (

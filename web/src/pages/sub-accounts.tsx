@@ -3,7 +3,8 @@ import { Link, Route, Routes, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { ApiError, del, get, post, put } from '../lib/api.ts';
-import { dateTime, percent } from '../lib/format.ts';
+import { percent } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, Page, Secret, Status } from '../ui.tsx';
 import { KeyTable } from './keys.tsx';
@@ -19,7 +20,7 @@ const columns = [
   col.accessor('business_name', { header: 'Sub-account', cell: (c) => <Link className="underline" to={`/sub-accounts/${c.row.original.id}`}>{c.getValue()}</Link> }),
   col.accessor('credits', { header: 'Balance' }),
   col.accessor('account_status', { header: 'Status', cell: (c) => <Status value={c.getValue()} /> }),
-  col.accessor('created_at', { header: 'Created', cell: (c) => dateTime(c.getValue()) }),
+  col.accessor('created_at', { header: 'Created', cell: (c) => <When iso={c.getValue()} /> }),
 ];
 
 function CreateSub() {

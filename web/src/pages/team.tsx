@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { ApiError, del, get, post } from '../lib/api.ts';
-import { dateTime } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Page, Secret } from '../ui.tsx';
 
@@ -42,7 +42,7 @@ export function UserTable({ users, me, onRemove }: { users: User[]; me?: string;
     col.accessor('email', { header: 'Email' }),
     col.accessor('name', { header: 'Name', cell: (c) => c.getValue() ?? '—' }),
     col.display({ id: 'perms', header: 'Permissions', cell: (c) => [c.row.original.can_send && 'send', c.row.original.can_billing && 'billing'].filter(Boolean).join(', ') || 'read only' }),
-    col.accessor('created_at', { header: 'Added', cell: (c) => dateTime(c.getValue()) }),
+    col.accessor('created_at', { header: 'Added', cell: (c) => <When iso={c.getValue()} /> }),
     col.display({
       id: 'remove', header: 'Remove',
       cell: (c) => c.row.original.source === 'parent' ? 'from the parent account' : c.row.original.id === me ? 'you' : onRemove

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, get, post, put } from '../lib/api.ts';
-import { dateTime } from '../lib/format.ts';
+import { When } from '../zone.tsx';
 import { Button, Card, Checkbox, Empty, ErrorText, Input, Loading, Page, Pager, Secret, Status } from '../ui.tsx';
 
 interface Endpoint { url: string; enabled: boolean; signing_enabled: boolean }
@@ -72,12 +72,12 @@ export default function WebhooksPage() {
             {log.data!.deliveries.map((d) => (
               <li key={d.id} className="space-y-1 py-3 text-sm">
                 <div className="flex flex-wrap items-center gap-2">
-                  <Status value={d.status} /> <code>{d.event}</code> <span className="text-slate-700">{dateTime(d.created_at)}</span>
+                  <Status value={d.status} /> <code>{d.event}</code> <span className="text-slate-700"><When iso={d.created_at} /></span>
                   <Button kind="secondary" className="ml-auto" disabled={d.status === 'pending'} onClick={() => redeliver.mutate(d.id)} aria-label={`Redeliver ${d.id}`}>Redeliver</Button>
                 </div>
                 <ol className="pl-4 text-slate-800">
                   {d.attempts.map((a) => (
-                    <li key={a.attempted_at}>{dateTime(a.attempted_at)}: {a.status_code ?? 'no response'}{a.error ? ` (${a.error})` : ''} in {a.duration_ms} ms</li>
+                    <li key={a.attempted_at}><When iso={a.attempted_at} />: {a.status_code ?? 'no response'}{a.error ? ` (${a.error})` : ''} in {a.duration_ms} ms</li>
                   ))}
                 </ol>
               </li>
