@@ -27,6 +27,11 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
   let token: string;
   let accountId: string;
   let apiKey: string;
+  // Pages photographed at the end whose address is only known once the flow made them.
+  const made: { messageId?: string; campaignId?: string; subAccountId?: string } = {};
+
+  const asKey = async <T,>(url: string, key = apiKey): Promise<T> =>
+    (await fetch(`${proc.url}${url}`, { headers: { authorization: `Bearer ${key}` } })).json() as Promise<T>;
 
   async function operator(method: string, url: string, body?: unknown) {
     const res = await fetch(`${proc.url}${url}`, {
@@ -51,7 +56,8 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
       startProcess({ DATA_DIR: dataDir, SIM_DLR_DELAY_MS: '50' }), launchChromium(), startReceiver(),
     ]);
     token = readFileSync(path.join(dataDir, 'admin.token'), 'utf8').trim();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // A browser far from the account: every date must still read in the account's zone (Settings), not New York's.
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'America/New_York' });
     page = await context.newPage();
   }, 120_000);
   afterAll(async () => {
@@ -118,8 +124,12 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await heading('Messages');
     const row = page.getByRole('row').filter({ hasText: 'Your table is ready' });
     await row.getByText('delivered').waitFor({ timeout: 30_000 });
+    // In the account's zone (Sydney), labelled, though the browser is in New York.
+    expect(await row.locator('time').textContent()).toMatch(/ AE[DS]T$/);
+    await page.getByText('Times in Australia/Sydney').waitFor();
     await row.getByRole('link').click();
     await page.getByText('Receipt: delivered').waitFor();
+    made.messageId = new URL(page.url()).pathname.split('/').pop()!;
   });
 
   it('uploads a CSV batch whose columns become merge fields', async () => {
@@ -137,6 +147,12 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.getByRole('link', { name: 'See the campaign' }).click();
     await heading('Friday dinner');
     await page.getByText('2 of 2 finished').waitFor({ timeout: 30_000 });
+    made.campaignId = new URL(page.url()).pathname.split('/').pop()!;
+    // Each recipient got its own row's fields, the quoted comma included.
+    const sent = await asKey<{ messages: Array<{ recipient: string; body: string }> }>(`/messages?campaign_id=${made.campaignId}`);
+    expect(Object.fromEntries(sent.messages.map((m) => [m.recipient, m.body]))).toEqual({
+      '+61412000101': 'Hi Ana, see you at 7', '+61412000102': 'Hi Ben, Jr, see you at 7',
+    });
   });
 
   it('schedules one in the account\'s zone and cancels it, getting the credit back', async () => {
@@ -177,6 +193,9 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Send reply' }).click();
     await page.getByText('Reply sent.').waitFor();
     await page.getByText('Of course, on the terrace').waitFor();
+    // The reply really went: a message to the customer from the number they wrote to.
+    const replies = await asKey<{ messages: Array<{ recipient: string; sender: string; body: string }> }>(`/messages?q=${encodeURIComponent('on the terrace')}`);
+    expect(replies.messages.map((m) => [m.recipient, m.body])).toEqual([[CUSTOMER, 'Of course, on the terrace']]);
   });
 
   it('adds a number to the opt-outs, removes it, and exports the audit as CSV from the server', async () => {
@@ -255,9 +274,12 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Create sub-account' }).click();
     await page.getByRole('link', { name: 'Harbour Catering' }).click();
     await heading('Harbour Catering');
+    made.subAccountId = new URL(page.url()).pathname.split('/').pop()!;
+    const parentBefore = (await asKey<{ credits: number }>('/balance')).credits;
     await page.getByLabel('Amount').fill('5');
     await page.getByRole('button', { name: 'Allocate' }).click();
     await page.getByText('Sub-account balance 5').waitFor();
+    expect((await asKey<{ credits: number }>('/balance')).credits).toBe(parentBefore - 5);
     // Its chart (empty: it has sent nothing) and a number moved to it from the parent's own.
     await page.getByText('No messages in the last 30 days.').waitFor();
     await operator('POST', '/admin/numbers', { number: '+61480555001', country: 'AU', account_id: accountId });
@@ -272,11 +294,24 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
   it('(operator) signs in at /operator and tops up an account', async () => {
     const op = await context.newPage();
     await op.goto(`${proc.url}/operator`);
+    await op.getByLabel('Operator token').fill('not the token');
+    await op.getByRole('button', { name: 'Sign in' }).click();
+    await op.getByRole('alert').waitFor();
+    expect(await seriousViolations(op)).toEqual([]);
+    await screenshot(op, 'operator-sign-in-desktop');
     await op.getByLabel('Operator token').fill(token);
     await op.getByRole('button', { name: 'Sign in' }).click();
     await op.getByRole('heading', { name: 'Operator console' }).waitFor();
-    // The pipeline panel: /status, the queues, and this process's bind to the built-in SMSC.
-    await op.getByRole('list', { name: 'Carrier binds' }).getByText('bound', { exact: true }).waitFor();
+    // The pipeline panel: /status, the queues (GET /admin/health) and the carriers with each bind (GET /admin/carriers).
+    const carrier = op.getByRole('list', { name: 'Carriers' }).getByRole('listitem').filter({ hasText: 'default' });
+    await carrier.getByText('taking messages').waitFor();
+    const bind = carrier.getByRole('table', { name: 'Binds of default' }).getByRole('row', { name: /^#0 / });
+    await bind.getByText('bound', { exact: true }).waitFor();
+    const carriers = await operator('GET', '/admin/carriers') as { carriers: Array<{ id: string; binds: Array<{ submitted: number }> }> };
+    // Every message so far went through this bind; the panel shows the same count as the API.
+    const submitted = carriers.carriers.find((c) => c.id === 'default')!.binds[0]!.submitted;
+    expect(submitted).toBeGreaterThan(3);
+    await expect.poll(() => bind.getByRole('cell').nth(4).textContent()).toBe(String(submitted));
     await op.getByText('Messages waiting for the carrier').waitFor();
     await op.getByText('All systems operational').waitFor();
     await op.getByLabel('Search accounts').fill('Harbour Cafe');
@@ -286,6 +321,7 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await op.getByText(/New balance: \d+ credits/).waitFor();
     const read = await operator('GET', `/admin/accounts/${accountId}`);
     expect(read.credits).toBeGreaterThanOrEqual(100);
+    await op.getByRole('row').filter({ hasText: 'Harbour Cafe' }).getByText(String(read.credits), { exact: true }).waitFor();
     expect(await seriousViolations(op)).toEqual([]);
     await screenshot(op, 'operator-desktop');
     await op.setViewportSize({ width: 390, height: 844 });
@@ -311,12 +347,29 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await heading('Send');
     await page.getByText(/Quiet hours 21:30–07:45/).waitFor();
     await page.getByLabel('Schedule for later').check();
-    await page.getByLabel('Send at (Australia/Perth time)').waitFor();
+    const day = isoToZoned(Date.now() + 2 * 86_400_000, 'Australia/Perth').slice(0, 10);
+    await page.getByLabel('Send at (Australia/Perth time)').fill(`${day}T22:15`);
+    await page.getByText('22:15 is inside quiet hours: Australian recipients get it at 07:45 instead.').waitFor();
+    await page.getByLabel('Send at (Australia/Perth time)').fill(`${day}T12:15`);
+    await page.getByText(/is inside quiet hours/).waitFor({ state: 'detached' });
+    // Every date now reads in Perth.
+    await page.getByText('Times in Australia/Perth').waitFor();
+    await nav('Messages');
+    await heading('Messages');
+    expect(await page.getByRole('row').filter({ hasText: 'Your table is ready' }).locator('time').textContent()).toMatch(/ AWST$/);
   });
 
-  // 13 pages twice, each loaded, settled, checked and photographed: minutes on a loaded two-core machine.
-  it('every page: no serious or critical axe violations, at desktop and phone width', { timeout: 300_000 }, async () => {
+  // 16 pages twice, then the signed-out ones, each loaded, settled, checked and photographed: minutes on a loaded
+  // two-core machine.
+  it('every page: no serious or critical axe violations, at desktop and phone width', { timeout: 420_000 }, async () => {
+    const invite = await fetch(`${proc.url}/team`, {
+      method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'waiter@harbour.test', can_send: true, can_billing: false }),
+    }).then((r) => r.json()) as { invite_link: string };
+    const link = new URL(invite.invite_link);
     const pages: Array<[string, string, string]> = [
+      ['message', `/app/messages/${made.messageId}`, 'Message'], ['campaign', `/app/campaigns/${made.campaignId}`, 'Friday dinner'],
+      ['sub-account', `/app/sub-accounts/${made.subAccountId}`, 'Harbour Catering'],
       ['overview', '/app/', 'Overview'], ['send', '/app/send', 'Send'], ['messages', '/app/messages', 'Messages'],
       ['campaigns', '/app/campaigns', 'Campaigns'], ['inbox', '/app/inbox', 'Inbox'], ['optouts', '/app/optouts', 'Opt-outs'],
       ['numbers', '/app/numbers', 'Numbers & Sender IDs'], ['keys', '/app/developers/keys', 'API keys'],
@@ -335,7 +388,20 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
         await screenshot(page, `${name}-${suffix}`);
       }
     }
-    await page.goto(`${proc.url}/app/login`);
+    // Signed out: the sign-in page and an invite, at both widths.
+    await context.clearCookies();
+    for (const [width, height, suffix] of [[1280, 900, 'desktop'], [390, 844, 'phone']] as const) {
+      await page.setViewportSize({ width, height });
+      for (const [name, url, ready] of [['login', '/app/login', 'Email'], ['invite', `${link.pathname}${link.hash}`, 'Password']]) {
+        await page.goto(`${proc.url}${url}`);
+        await page.getByLabel(ready!, { exact: true }).waitFor();
+        if (name === 'invite') await page.getByText('waiter@harbour.test').waitFor();
+        const v = await seriousViolations(page);
+        if (v.length) found[`${name}-${suffix}`] = v;
+        await screenshot(page, `${name}-${suffix}`);
+      }
+    }
     expect(found).toEqual({});
+    expect(made).toEqual({ messageId: expect.any(String), campaignId: expect.any(String), subAccountId: expect.any(String) });
   });
 });
