@@ -23,6 +23,7 @@ import { inboxRoutes } from './modules/inbox/inbox.routes.ts';
 import { reportRoutes } from './modules/reports/reports.routes.ts';
 import { accountRoutes } from './modules/accounts/accounts.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
+import { twoFactorRoutes } from './modules/sessions/two-factor.routes.ts';
 import { numberRoutes } from './modules/numbers/numbers.routes.ts';
 import { keyRoutes } from './modules/keys/keys.routes.ts';
 import { statusRoutes } from './modules/status/status.routes.ts';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(reportRoutes, { services: deps.services });
     await scope.register(accountRoutes, { services: deps.services });
     await scope.register(userRoutes, { services: deps.services });
+    await scope.register(twoFactorRoutes, { services: deps.services });
     await scope.register(numberRoutes, { services: deps.services });
     await scope.register(keyRoutes, { services: deps.services });
     await scope.register(senderRoutes, { services: deps.services });

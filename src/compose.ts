@@ -36,6 +36,7 @@ import { createStatusService } from './modules/status/status.service.ts';
 import { createCarrierAdminService, type CarrierAdminService } from './modules/carriers/carriers.service.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
+import { createTwoFactorService } from './modules/sessions/two-factor.service.ts';
 import { createReplyService } from './modules/messages/reply.service.ts';
 import { createSenderService } from './modules/senders/senders.service.ts';
 import { createSettingsService } from './modules/settings/settings.service.ts';
@@ -75,7 +76,8 @@ function createServices(
   const webhooks = createQueueSignal(database, 'tasman_webhooks');
   // Seals webhook signing secrets; a bad TASMAN_SECRET_KEY stops start-up here with a message naming it.
   const secretKey = loadOrCreateKey({ envValue: config.secretKey ?? undefined, dataDir: config.dataDir });
-  const sessions = createSessionService({ db, publicUrl: config.publicUrl });
+  const twoFactor = createTwoFactorService({ db, secretKey, now });
+  const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor });
   const receipts = createReceiptService({
     db, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
   });
@@ -93,6 +95,7 @@ function createServices(
     authenticate: createAuthenticator(db) satisfies Authenticate,
     idempotency: createIdempotency(db),
     sessions,
+    twoFactor,
     admin: createAdminService({ db, invite: sessions.invite }),
     messages,
     links,

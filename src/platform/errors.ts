@@ -35,6 +35,8 @@ export const errorStatus = {
   unauthorized: 401,
   /** dashboard sign-in: wrong email or password, or wrong operator token */
   invalid_credentials: 401,
+  /** dashboard sign-in's second step: a wrong or already used authentication code or recovery code */
+  invalid_code: 401,
   /** not enough credits; carries credits_required and credits_available */
   insufficient_credits: 402,
   /** the account may not do this (closed, suspended) */

@@ -19,10 +19,10 @@ const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, '01a1fc97-f1e8-765e
 authSuite(() => t.app, apiKeyRoutes.map((r) => ({ method: r.method as 'GET', url: concrete(r.url), ...(r.contract.sample?.body ? { payload: r.contract.sample.body } : {}) })));
 
 // Public on purpose (documented ones; hidden pages such as the dashboard and the opt-out links are not listed):
-// health, dashboard sign-in and invites, operator sign-in, the client libraries' status. Adding one is a decision.
+// health, dashboard sign-in (with its second step) and invites, operator sign-in, the client libraries' status. Adding one is a decision.
 const PUBLIC_ROUTES = [
   'GET /health', 'GET /ready',
-  'POST /session', 'GET /session', 'DELETE /session', 'POST /invites/inspect', 'POST /invites/accept',
+  'POST /session', 'POST /session/two-factor', 'GET /session', 'DELETE /session', 'POST /invites/inspect', 'POST /invites/accept',
   'POST /session/operator', 'GET /session/operator', 'DELETE /session/operator',
   'GET /status',
 ];

@@ -4,7 +4,9 @@ import { Ok } from '../../platform/http/schemas.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Services } from '../../compose.ts';
 import { CSRF_HEADER } from '../../platform/http/auth.ts';
-import { InviteAccept, InviteInfo, InviteToken, Login, OperatorLogin, OperatorSessionInfo, SessionInfo } from './sessions.schemas.ts';
+import {
+  InviteAccept, InviteInfo, InviteToken, Login, OperatorLogin, OperatorSessionInfo, SecondFactor, SecondFactorRequired, SessionInfo,
+} from './sessions.schemas.ts';
 import { sessionView, type NewSession } from './sessions.service.ts';
 
 export const USER_COOKIE = 'tasman_session';
@@ -41,8 +43,21 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
 
   app.post('/session', {
     config: { contract: { sample: { body: { email: 'owner@example.com', password: 'a long pass phrase' } }, errors: ['invalid_credentials', 'login_locked'] } },
-    schema: { tags, security, summary: 'Sign in to the dashboard with email and password', body: Login, response: { 200: SessionInfo } },
-  }, async (request, reply) => signIn(request, reply, await sessions.login(request.body.email, request.body.password)));
+    schema: {
+      tags, security, summary: 'Sign in to the dashboard with email and password',
+      description: 'A user with two-factor authentication gets 202 and a challenge instead of a session: send it with a code to POST /session/two-factor.',
+      body: Login, response: { 200: SessionInfo, 202: SecondFactorRequired },
+    },
+  }, async (request, reply) => {
+    const result = await sessions.login(request.body.email, request.body.password);
+    if ('challenge' in result) return reply.status(202).send({ second_factor_required: true as const, challenge: result.challenge, expires_in: result.expiresIn });
+    return signIn(request, reply, result);
+  });
+
+  app.post('/session/two-factor', {
+    config: { contract: { sample: { body: { challenge: 'x'.repeat(43), code: '123456' } }, errors: ['invalid_code', 'unauthorized', 'login_locked'] } },
+    schema: { tags, security, summary: 'The sign-in\'s second step: the challenge and a code from the authenticator app (or a recovery code)', body: SecondFactor, response: { 200: SessionInfo } },
+  }, async (request, reply) => signIn(request, reply, await sessions.verifySecondFactor(request.body.challenge, request.body.code)));
 
   app.get('/session', {
     config: { contract: { errors: ['unauthorized'] } },

@@ -4,6 +4,8 @@ import type { Actor } from '../../platform/actor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { hashToken, newToken, sameSecret } from './tokens.ts';
 import { passwordMessages, passwordProblem } from './password-policy.ts';
+import type { TwoFactorService } from './two-factor.service.ts';
+import { endChallenge, findChallenge, insertChallenge } from './two-factor.repo.ts';
 import {
   acceptInvite, clearFailures, findInvite, findOperatorSession, findUserSession, insertSession, lockedFor,
   loginCandidates, recordFailure, revokeSession, setInvite, touchSession,
@@ -12,6 +14,8 @@ import {
 /** Issue 13: 10 failed sign-ins per email within 15 minutes lock that email for 15 minutes. */
 export const LOCKOUT = { limit: 10, windowMinutes: 15, lockMinutes: 15 } as const;
 const INVITE_DAYS = 7;
+// How long a password accepted for a user with a second factor waits for the code.
+export const CHALLENGE_MINUTES = 5;
 // last_seen_at is written at most once a minute per session: idle expiry needs no finer grain.
 const TOUCH_EVERY_MS = 60_000;
 // OWASP's Argon2id minimum (19 MiB, 2 passes, 1 lane): about 30 ms here, so a sign-in costs little.
@@ -25,6 +29,12 @@ export interface NewSession {
   csrfToken: string;
 }
 
+/** The password was right and the user has a second factor: the code goes with this token to POST /session/two-factor. */
+export interface SecondFactorChallenge {
+  challenge: string;
+  expiresIn: number;
+}
+
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
 function weakPassword(message: string): AppError {
@@ -35,7 +45,7 @@ function weakPassword(message: string): AppError {
  * Dashboard sign-in. A signed-in browser is an actor like an API key (same routes, same tenant rules); these are
  * the ways to become one and to stop being one. Cookie tokens and invite tokens are stored only as hashes.
  */
-export function createSessionService(deps: { db: Db; publicUrl: string }) {
+export function createSessionService(deps: { db: Db; publicUrl: string; twoFactor: TwoFactorService }) {
   const { db } = deps;
 
   async function open(exec: Executor, row: { kind: 'user' | 'operator'; userId?: string; operatorTokenHash?: string }): Promise<NewSession> {
@@ -70,16 +80,22 @@ export function createSessionService(deps: { db: Db; publicUrl: string }) {
     return open(db, { kind: 'user', userId });
   }
 
-  /**
-   * Email and password. The same email may belong to members of several accounts: the oldest membership whose
-   * password matches is signed in. Locked emails are refused before any password is checked.
-   */
-  async function login(emailGiven: string, password: string): Promise<NewSession> {
-    const email = normalEmail(emailGiven);
+  async function refuseLocked(email: string): Promise<void> {
     const locked = await lockedFor(db, email);
     if (locked > 0) {
       throw new AppError('login_locked', 'Too many failed sign-ins for this email: try again later', { retry_after: locked });
     }
+  }
+
+  /**
+   * Email and password. The same email may belong to members of several accounts: the oldest membership whose
+   * password matches is signed in. Locked emails are refused before any password is checked. A user with a
+   * second factor gets a challenge instead of a session, and the failure count is left as it is: only a whole
+   * sign-in clears it, so re-entering the password does not buy more guesses at the code.
+   */
+  async function login(emailGiven: string, password: string): Promise<NewSession | SecondFactorChallenge> {
+    const email = normalEmail(emailGiven);
+    await refuseLocked(email);
     const candidates = await loginCandidates(db, email);
     let userId: string | null = null;
     for (const c of candidates) {
@@ -90,8 +106,33 @@ export function createSessionService(deps: { db: Db; publicUrl: string }) {
       await recordFailure(db, email, LOCKOUT);
       throw new AppError('invalid_credentials', 'Wrong email or password');
     }
+    if (await deps.twoFactor.required(userId)) {
+      const challenge = newToken();
+      await insertChallenge(db, { tokenHash: hashToken(challenge), userId, email, expiresAt: new Date(Date.now() + CHALLENGE_MINUTES * 60_000) });
+      return { challenge, expiresIn: CHALLENGE_MINUTES * 60 };
+    }
     await clearFailures(db, email);
     return open(db, { kind: 'user', userId });
+  }
+
+  /**
+   * The second step: the challenge from the password step and a code from the app (or a recovery code). A wrong
+   * code counts towards the email's lockout like a wrong password; a right one is spent, as is the challenge.
+   */
+  async function verifySecondFactor(challenge: string, code: string): Promise<NewSession> {
+    const tokenHash = hashToken(challenge);
+    const found = await findChallenge(db, tokenHash);
+    if (!found) throw new AppError('unauthorized', 'This sign-in has expired: enter your email and password again');
+    await refuseLocked(found.email);
+    if (!(await deps.twoFactor.check(found.user_id, code))) {
+      await recordFailure(db, found.email, LOCKOUT);
+      throw new AppError('invalid_code', 'That code is not right, or was used already: try the current one', {
+        details: [{ field: 'code', message: 'Wrong or already used code' }],
+      });
+    }
+    if (!(await endChallenge(db, tokenHash))) throw new AppError('unauthorized', 'This sign-in has expired: enter your email and password again');
+    await clearFailures(db, found.email);
+    return open(db, { kind: 'user', userId: found.user_id });
   }
 
   async function operatorLogin(given: string, operatorToken: string | null): Promise<NewSession> {
@@ -122,7 +163,7 @@ export function createSessionService(deps: { db: Db; publicUrl: string }) {
     return { csrfToken: found.csrf_token };
   }
 
-  return { invite, describeInvite, redeemInvite, login, operatorLogin, logout, authenticate, authenticateOperator };
+  return { invite, describeInvite, redeemInvite, login, verifySecondFactor, operatorLogin, logout, authenticate, authenticateOperator };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
+  bigint, bigserial, boolean, check, customType, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
 export const accounts = pgTable('accounts', {
   id: uuid('id').primaryKey(),
@@ -70,6 +71,10 @@ export const accountUsers = pgTable('account_users', {
   passwordHash: text('password_hash'),
   inviteHash: text('invite_hash'),
   inviteExpiresAt: ts('invite_expires_at'),
+  // The optional TOTP second factor (migration 0020): sealed secret, enabled once confirmed, last accepted step.
+  totpSecretSealed: bytea('totp_secret_sealed'),
+  totpEnabledAt: ts('totp_enabled_at'),
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
 }, (t) => [
   uniqueIndex('account_users_invite_idx').on(t.inviteHash).where(sql`${t.inviteHash} is not null`),
   index('account_users_login_idx').on(sql`lower(${t.email})`).where(sql`${t.removedAt} is null`),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accountUsers } from './accounts.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -30,3 +30,18 @@ export const loginLocks = pgTable('login_locks', {
   email: text('email').primaryKey(),
   lockedUntil: ts('locked_until').notNull(),
 });
+
+/** One-time recovery codes of a user's second factor, as SHA-256 (migration 0020). */
+export const userRecoveryCodes = pgTable('user_recovery_codes', {
+  userId: uuid('user_id').notNull().references(() => accountUsers.id),
+  codeHash: text('code_hash').notNull(),
+  usedAt: ts('used_at'),
+}, (t) => [primaryKey({ columns: [t.userId, t.codeHash] })]);
+
+/** A password accepted for a user with a second factor, waiting for the code (the token's hash only). */
+export const loginChallenges = pgTable('login_challenges', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id').notNull().references(() => accountUsers.id),
+  email: text('email').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+}, (t) => [index('login_challenges_expires_idx').on(t.expiresAt)]);
