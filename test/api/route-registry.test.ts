@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { errorStatus } from '../../src/platform/errors.ts';
 import { routesOf } from '../../src/platform/http/route-registry.ts';
+import { validatorCompiler } from '../../src/platform/http/validation.ts';
 import { createTestApp } from '../support/app.ts';
 import { authSuite } from '../support/auth-suite.ts';
 
@@ -45,7 +46,7 @@ describe('the route registry', () => {
       if (['POST', 'PUT', 'PATCH'].includes(r.method)) expect(documented, `${r.method} ${r.url}`).toEqual(expect.arrayContaining(['400', '413', '415']));
       // A scoped key route can refuse the key's scope; its contract's own codes are documented with their statuses.
       if (r.auth === 'api_key' && r.scope !== 'any') expect(documented, `${r.method} ${r.url}`).toContain('403');
-      const own = (r.contract.errors ?? []).map((code) => String(errorStatus[code]));
+      const own = r.codes.map((code) => String(errorStatus[code]));
       expect(documented, `${r.method} ${r.url}`).toEqual(expect.arrayContaining(own));
     }
     expect(Object.keys(doc.paths['/send']!.post!.responses)).toEqual(expect.arrayContaining(['413', '415']));
@@ -56,5 +57,42 @@ describe('the route registry', () => {
   it('leaves open only the routes chosen to be public (a keyed route registered outside the keyed scope fails here)', () => {
     const open = routes.filter((r) => r.auth === 'public').map((r) => `${r.method} ${r.url}`);
     expect(open).toEqual(PUBLIC_ROUTES);
+  });
+});
+
+const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
+// /mcp answers JSON-RPC, not the API's error body: it documents no response and states no contract.
+const NO_CONTRACT = ['POST /mcp'];
+
+describe('route contracts (config.contract)', () => {
+  it('are stated by every keyed and operator route, and by every public JSON route that can fail', () => {
+    const without = routes.filter((r) => r.auth !== 'public' && r.codes.length === 0).map(key);
+    expect(without).toEqual(NO_CONTRACT);
+    for (const url of ['/session', '/invites/accept', '/session/operator']) {
+      expect(routes.find((r) => r.method === 'POST' && r.url === url)?.codes, url).toContain('validation_failed');
+    }
+  });
+
+  it('name only codes of the union, and every code a route may answer is documented with its status', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    for (const r of routes.filter((x) => x.codes.length > 0)) {
+      for (const code of r.contract.errors ?? []) expect(Object.keys(errorStatus), key(r)).toContain(code);
+      const documented = Object.keys(doc.paths[r.url.replace(/:([A-Za-z]+)/g, '{$1}')]![r.method.toLowerCase()]!.responses);
+      expect(documented, key(r)).toEqual(expect.arrayContaining(r.codes.map((code) => String(errorStatus[code]))));
+      // Nothing documented by hand: every error status comes from a code.
+      const fromCodes = new Set(r.codes.map((code) => errorStatus[code]));
+      expect(r.statuses.filter((s) => s >= 400 && !fromCodes.has(s as never)), key(r)).toEqual([]);
+    }
+  });
+
+  it('give a sample body that its route accepts, on every route whose body has required fields', () => {
+    for (const r of routes.filter((x) => x.body)) {
+      const required = ((r.body as { required?: string[] }).required ?? []).length > 0;
+      const sample = r.contract.sample?.body;
+      if (required) expect(sample, `${key(r)} needs contract.sample.body`).toBeDefined();
+      if (!sample) continue;
+      const validate = validatorCompiler({ schema: r.body!, method: r.method, url: r.url, httpPart: 'body' }) as (data: unknown) => boolean;
+      expect(validate(structuredClone(sample)), `${key(r)}: its sample is not a valid body`).toBe(true);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { emptyBodyIsObject, errors, Ok } from '../../platform/http/schemas.ts';
+import { emptyBodyIsObject, Ok } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { CreateKey, KeyCreated, KeyList } from '../keys/keys.schemas.ts';
 import {
@@ -16,13 +16,19 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   const { accounts, accountKeys } = services;
 
   app.get('/accounts', {
-    config: { scope: 'read' },
-    schema: { tags, summary: 'The caller\'s sub-accounts', response: { 200: AccountList, ...errors(401, 403) } },
+    config: { contract: { errors: ['hierarchy_not_enabled'] }, scope: 'read' },
+    schema: { tags, summary: 'The caller\'s sub-accounts', response: { 200: AccountList } },
   }, async (request) => accounts.list(request.actor));
 
   app.post('/accounts', {
-    config: { scope: 'manage' },
-    schema: { tags, summary: 'Create a sub-account', body: CreateSubAccount, response: { 201: SubAccountCreated, ...errors(400, 401, 402, 403, 409) } },
+    config: {
+      contract: {
+        sample: { body: { business_name: 'Branch office' } },
+        errors: ['hierarchy_not_enabled', 'not_a_parent', 'email_taken', 'insufficient_credits'],
+      },
+      scope: 'manage',
+    },
+    schema: { tags, summary: 'Create a sub-account', body: CreateSubAccount, response: { 201: SubAccountCreated } },
   }, async (request, reply) => reply.status(201).send(await accounts.create(request.actor, request.body)));
 
   app.get('/account/:id', {

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 
 // The operator's lists of keys, Sender IDs and numbers (`tasman admin key|sender-id|number list`). Registered
@@ -17,6 +17,7 @@ const Scope = Type.Union([Type.Literal('read'), Type.Literal('send'), Type.Liter
 
 export const adminListRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services: { admin } }) => {
   app.get('/admin/keys', {
+    config: { contract: {} },
     schema: {
       tags, security, summary: 'List API keys across accounts, newest first (never the keys themselves)',
       querystring: Type.Object({
@@ -33,12 +34,12 @@ export const adminListRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
           })),
           ...Paged,
         }),
-        ...errors(400, 401),
       },
     },
   }, async (request) => admin.listKeys(request.query));
 
   app.get('/admin/sender-ids', {
+    config: { contract: {} },
     schema: {
       tags, security, summary: 'List registered Sender IDs, newest first',
       querystring: Type.Object({
@@ -52,12 +53,12 @@ export const adminListRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
           sender_ids: Type.Array(Type.Object({ id: Uuid, sender_id: Type.String(), abn: Type.String(), account_id: Nullable(Uuid), created_at: Timestamp })),
           ...Paged,
         }),
-        ...errors(400, 401),
       },
     },
   }, async (request) => admin.listSenderIds(request.query));
 
   app.get('/admin/numbers', {
+    config: { contract: {} },
     schema: {
       tags, security, summary: 'List dedicated numbers, in the pool and held, in number order',
       querystring: Type.Object({
@@ -76,7 +77,6 @@ export const adminListRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
           })),
           ...Paged,
         }),
-        ...errors(400, 401),
       },
     },
   }, async (request) => admin.listNumbers(request.query));

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, IdParams, NonBlankName, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { IdParams, NonBlankName, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import { requireAdminToken } from '../../platform/http/auth.ts';
 import type { Services } from '../../compose.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -34,6 +34,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
   const { admin } = services;
 
   app.post('/admin/accounts', {
+    config: { contract: { sample: { body: { business_name: 'Acme Pty Ltd', email: 'owner@acme.example' } } } },
     schema: {
       tags, security, summary: 'Create an account with its first API key',
       body: Type.Object({
@@ -48,12 +49,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
           account_id: Uuid, api_key: Type.String(), key_id: Uuid, credits: Type.Integer(),
           owner_invite_url: Type.String({ description: 'Opens the dashboard page where the owner chooses a password (valid 7 days)' }),
         }),
-        ...errors(400, 401),
       },
     },
   }, async (request, reply) => reply.status(201).send(await admin.createAccount(request.body)));
 
   app.get('/admin/accounts', {
+    config: { contract: {} },
     schema: {
       tags, security, summary: 'List and search accounts (name, email or id)',
       querystring: Type.Object({
@@ -61,15 +62,17 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         limit: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
         offset: Type.Integer({ minimum: 0, default: 0 }),
       }),
-      response: { 200: Type.Object({ accounts: Type.Array(AccountSummary), limit: Type.Integer(), offset: Type.Integer() }), ...errors(400, 401) },
+      response: { 200: Type.Object({ accounts: Type.Array(AccountSummary), limit: Type.Integer(), offset: Type.Integer() }) },
     },
   }, async (request) => admin.listAccounts(request.query));
 
   app.get('/admin/accounts/:id', {
-    schema: { tags, security, summary: 'Read an account', params: IdParams, response: { 200: AccountSummary, ...errors(401, 404) } },
+    config: { contract: { errors: ['not_found'] } },
+    schema: { tags, security, summary: 'Read an account', params: IdParams, response: { 200: AccountSummary } },
   }, async (request) => admin.getAccount(request.params.id));
 
   app.patch('/admin/accounts/:id', {
+    config: { contract: { sample: { body: { hierarchy_enabled: true } }, errors: ['not_found'] } },
     schema: {
       tags, security, summary: 'Enable the hierarchy, set the ABN, the status or the number cap',
       params: IdParams,
@@ -79,42 +82,47 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         account_status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])),
         max_numbers: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000, description: 'dedicated numbers the account may hold; null returns it to MAX_NUMBERS' }))),
       }),
-      response: { 200: AccountSummary, ...errors(400, 401, 404) },
+      response: { 200: AccountSummary },
     },
   }, async (request) => admin.patchAccount(request.params.id, request.body));
 
   app.post('/admin/accounts/:id/credits', {
+    config: { contract: { sample: { body: { amount: 100 } }, errors: ['not_found', 'insufficient_credits'] } },
     schema: {
       tags, security, summary: 'Add (or with a negative amount remove) credits', params: IdParams,
       body: Type.Object({ amount: Type.Integer({ minimum: -100_000_000, maximum: 100_000_000, not: { const: 0 } }) }),
-      response: { 200: Type.Object({ account_id: Uuid, credits: Type.Integer() }), ...errors(400, 401, 402, 404) },
+      response: { 200: Type.Object({ account_id: Uuid, credits: Type.Integer() }) },
     },
   }, async (request) => admin.addCredits(request.params.id, request.body.amount));
 
   app.post('/admin/accounts/:id/keys', {
+    config: { contract: { sample: { body: { name: 'ops' } }, errors: ['not_found'] } },
     schema: {
       tags, security, summary: 'Issue an API key (shown once)', params: IdParams,
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), scopes: Type.Optional(KeyScopes) }),
-      response: { 201: KeyCreated, ...errors(400, 401, 404) },
+      response: { 201: KeyCreated },
     },
   }, async (request, reply) => reply.status(201).send(await admin.createKey(request.params.id, request.body.name, request.body.scopes)));
 
   app.delete('/admin/accounts/:id/keys/:keyId', {
+    config: { contract: { errors: ['not_found'] } },
     schema: {
       tags, security, summary: 'Revoke an API key', params: Type.Object({ id: Uuid, keyId: Uuid }),
-      response: { 200: Ok, ...errors(401, 404) },
+      response: { 200: Ok },
     },
   }, async (request) => admin.revoke(request.params.id, request.params.keyId));
 
   app.post('/admin/sender-ids', {
+    config: { contract: { sample: { body: { sender_id: 'Acme', abn: '51824753556' } }, errors: ['not_found', 'conflict'] } },
     schema: {
       tags, security, summary: 'Register an alphanumeric Sender ID to an ABN',
       body: Type.Object({ sender_id: Type.String({ minLength: 3, maxLength: 11 }), abn: Abn, account_id: Type.Optional(Uuid) }),
-      response: { 201: Type.Object({ id: Uuid, sender_id: Type.String(), abn: Type.String(), account_id: Nullable(Uuid), created_at: Timestamp }), ...errors(400, 401, 404, 409) },
+      response: { 201: Type.Object({ id: Uuid, sender_id: Type.String(), abn: Type.String(), account_id: Nullable(Uuid), created_at: Timestamp }) },
     },
   }, async (request, reply) => reply.status(201).send(await admin.registerSenderId(request.body)));
 
   app.post('/admin/numbers', {
+    config: { contract: { sample: { body: { number: '+61412345678', country: 'AU' } }, errors: ['invalid_number', 'not_found', 'conflict'] } },
     schema: {
       tags, security, summary: 'Add a dedicated number to the pool, or straight to an account',
       body: Type.Object({
@@ -123,7 +131,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         price_monthly: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })),
         account_id: Type.Optional(Uuid),
       }),
-      response: { 201: Type.Object({ id: Uuid, number: Type.String(), country: Type.String(), price_monthly: Type.Number(), account_id: Nullable(Uuid) }), ...errors(400, 401, 404, 409) },
+      response: { 201: Type.Object({ id: Uuid, number: Type.String(), country: Type.String(), price_monthly: Type.Number(), account_id: Nullable(Uuid) }) },
     },
   }, async (request, reply) => reply.status(201).send(await admin.addNumber(request.body)));
 
@@ -131,6 +139,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
 
   // Development only: answers while this process runs the built-in SMSC (SMPP_HOST unset), else 404.
   app.post('/admin/simulator/inbound', {
+    config: { contract: { sample: { body: { from: '+61412345678', to: '+61400000000', text: 'Hello' } }, errors: ['not_found', 'service_unavailable'] } },
     schema: {
       tags, security, summary: 'Make the built-in SMSC send an inbound (MO) message',
       body: Type.Object({
@@ -138,7 +147,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         to: Type.String({ minLength: 1, maxLength: 20, description: 'The service number it is sent to' }),
         text: Type.String({ maxLength: 1600 }),
       }),
-      response: { 200: Ok, ...errors(400, 401, 404, 503) },
+      response: { 200: Ok },
     },
   }, async (request) => injectInbound(simulator, request.body));
 };

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, IdParams, Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { IdParams, Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { MessageItem } from '../messages/messages.schemas.ts';
 
@@ -41,22 +41,22 @@ const CampaignList = Type.Object({
 
 export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/campaigns', {
-    config: { scope: 'read' },
+    config: { contract: {}, scope: 'read' },
     schema: { tags: ['Tracking'], summary: 'The account\'s campaigns, newest first, with their counts', querystring: Type.Object({
       limit: Type.Integer({ minimum: 1, maximum: 100, default: 25 }), offset: Type.Integer({ minimum: 0, default: 0 }),
-    }), response: { 200: CampaignList, ...errors(400, 401) } },
+    }), response: { 200: CampaignList } },
   }, async (request) => services.campaigns.list(request.actor, request.query));
 
   app.get('/campaign/:id', {
-    config: { scope: 'read' },
-    schema: { tags: ['Tracking'], summary: 'A campaign with its statistics and messages', params: IdParams, querystring: CampaignPage, response: { 200: CampaignResponse, ...errors(400, 401, 404) } },
+    config: { contract: { errors: ['not_found'] }, scope: 'read' },
+    schema: { tags: ['Tracking'], summary: 'A campaign with its statistics and messages', params: IdParams, querystring: CampaignPage, response: { 200: CampaignResponse } },
   }, async (request) => services.campaigns.get(request.actor, request.params.id, request.query));
 
   app.delete('/campaign/:id/schedule', {
-    config: { scope: 'send' },
+    config: { contract: { errors: ['not_found'] }, scope: 'send' },
     schema: {
       tags: ['Sending'], summary: 'Cancel every still-scheduled message of a campaign (refunded)', params: IdParams,
-      response: { 200: Type.Object({ ok: Type.Boolean(), cancelled: Type.Integer(), credits_refunded: Type.Integer(), credits_remaining: Type.Integer() }), ...errors(400, 401, 404) },
+      response: { 200: Type.Object({ ok: Type.Boolean(), cancelled: Type.Integer(), credits_refunded: Type.Integer(), credits_remaining: Type.Integer() }) },
     },
   }, async (request) => services.campaigns.cancelSchedule(request.actor, request.params.id));
 };

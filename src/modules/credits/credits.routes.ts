@@ -3,7 +3,7 @@ import type { Services } from '../../compose.ts';
 
 export const creditRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/balance', {
-    config: { contract: { errors: ['not_found'] }, scope: 'read' },
+    config: { contract: {}, scope: 'read' },
     schema: { tags: ['Account'], summary: 'Credits available', response: { 200: Type.Object({ credits: Type.Integer() }) } },
   }, async (request) => services.credits.balance(request.actor));
 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Ok } from '../../platform/http/schemas.ts';
+import { Ok } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { AccountIdParams, subAccountContract } from '../accounts/accounts.schemas.ts';
 import { Access, AccessUpdate, Invite, Invited, MemberParams, TeamMemberParams, UserList } from './users.schemas.ts';
@@ -10,18 +10,20 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
   const { users } = services;
 
   app.get('/team', {
-    config: { scope: 'read' },
-    schema: { tags, summary: 'Users of the caller\'s own account', response: { 200: UserList, ...errors(401) } },
+    config: { contract: {}, scope: 'read' },
+    schema: { tags, summary: 'Users of the caller\'s own account', response: { 200: UserList } },
   }, async (request) => users.team(request.actor));
 
   app.post('/team', {
-    config: { scope: 'manage' },
-    schema: { tags, summary: 'Invite a user to the caller\'s own account', body: Invite, response: { 201: Invited, ...errors(400, 401, 403, 409) } },
+    // A member may grant only the permissions it holds (permission_denied).
+    config: { contract: { sample: { body: { email: 'colleague@example.test' } }, errors: ['permission_denied', 'email_taken'] }, scope: 'manage' },
+    schema: { tags, summary: 'Invite a user to the caller\'s own account', body: Invite, response: { 201: Invited } },
   }, async (request, reply) => reply.status(201).send(await users.inviteToTeam(request.actor, request.body)));
 
   app.delete('/team/:memberId', {
-    config: { scope: 'manage' },
-    schema: { tags, summary: 'Remove a user from the caller\'s own account', params: TeamMemberParams, response: { 200: Ok, ...errors(400, 401, 403, 404) } },
+    // forbidden: removing oneself.
+    config: { contract: { errors: ['forbidden', 'not_found'] }, scope: 'manage' },
+    schema: { tags, summary: 'Remove a user from the caller\'s own account', params: TeamMemberParams, response: { 200: Ok } },
   }, async (request) => users.removeFromTeam(request.actor, request.params.memberId));
 
   app.get('/account/:id/users', {

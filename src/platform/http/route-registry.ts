@@ -35,6 +35,8 @@ export interface RouteEntry {
   /** The key scope an API-key route needs ('any': it checks per call, as /mcp does per tool). */
   scope: Scope | 'any' | null;
   contract: RouteContract;
+  /** Its body schema, if it takes a body (tests check the contract's sample against it). */
+  body?: object;
   /** Every code the route may answer: the ones of its kind (derived) and its contract's. */
   codes: ErrorCode[];
   /** Documented statuses (after derivation). */
@@ -50,12 +52,12 @@ type Route = RouteOptions & { [ENTRIES]?: RouteEntry[] };
 type RouteSchema = Record<string, unknown> & { hide?: boolean; response?: Record<number, unknown>; security?: unknown[] };
 
 /**
- * Adds the derived error responses to a route that answers errors as JSON bodies: one that documents an error
- * body or states a contract (pages answer HTML and do neither).
+ * Adds the derived error responses to a route that states a contract: the JSON routes do (route-registry.test.ts
+ * holds every keyed and operator route to it); pages answer HTML, and /mcp JSON-RPC, and state none.
  */
 function document(route: Route, codes: ErrorCode[]): void {
   const response = (route.schema as RouteSchema | undefined)?.response;
-  if (!response || !(Object.values(response).includes(ErrorBody) || route.config?.contract)) return;
+  if (!response || !route.config?.contract) return;
   for (const code of codes) response[errorStatus[code]] ??= ErrorBody;
   for (const entry of route[ENTRIES] ?? []) {
     entry.codes = [...new Set([...entry.codes, ...codes])];
@@ -87,7 +89,8 @@ export function registerRouteRegistry(app: FastifyInstance): void {
     if (methods.length === 0) return;
     const auth: RouteAuth = Array.isArray(schema.security) && JSON.stringify(schema.security).includes('adminToken') ? 'admin' : 'public';
     const contract = route.config?.contract ?? {};
-    const entries = methods.map((method) => ({ method, url: route.url, auth, scope: null, contract, codes: [] as ErrorCode[], statuses: [] as number[] }));
+    const body = schema.body as object | undefined;
+    const entries = methods.map((method) => ({ method, url: route.url, auth, scope: null, contract, body, codes: [] as ErrorCode[], statuses: [] as number[] }));
     route[ENTRIES] = entries;
     table.push(...entries);
     document(route, derivedErrors(methods, auth, schema, contract));

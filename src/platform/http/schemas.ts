@@ -10,11 +10,6 @@ export const ErrorBody = Type.Object({
   code: Type.String(),
 }, { additionalProperties: true, description: 'Every error: a sentence for a person and a stable snake_case code' });
 
-/** Standard error responses for documentation; handlers never build these by hand. */
-export function errors(...statuses: number[]): Record<number, typeof ErrorBody> {
-  return Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
-}
-
 export const IdParams = Type.Object({ id: Uuid });
 
 export const Ok = Type.Object({ ok: Type.Boolean() });
