@@ -252,6 +252,20 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     expect(send.status).toBe(403);
     expect(((await send.json()) as { code: string }).code).toBe('insufficient_scope');
     await page.getByRole('row').filter({ hasText: 'Reporting' }).getByRole('cell', { name: 'read', exact: true }).waitFor();
+    // A long list pages: 20 keys more make 23, shown 20 and then 3.
+    for (let i = 0; i < 20; i++) {
+      const created = await fetch(`${proc.url}/keys`, {
+        method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Till ${i}` }),
+      });
+      expect(created.status).toBe(201);
+    }
+    await page.reload();
+    await heading('API keys');
+    const keyRows = page.getByRole('region', { name: 'API keys' }).getByRole('row');
+    await expect.poll(() => keyRows.count()).toBe(21);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2').waitFor();
+    expect(await keyRows.count()).toBe(4);
   });
 
   it('sets a delivery webhook and sees a delivery in its log', async () => {
@@ -294,6 +308,13 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
   it('(operator) signs in at /operator and tops up an account', async () => {
     const op = await context.newPage();
     await op.goto(`${proc.url}/operator`);
+    // Unreachable without the operator token: this browser holds the owner's session, which opens no operator read.
+    await op.getByLabel('Operator token').waitFor();
+    expect(await op.getByRole('heading', { name: 'Operator console' }).count()).toBe(0);
+    for (const url of ['/admin/health', '/admin/carriers', '/admin/accounts', '/admin/numbers', '/admin/sender-ids', `/admin/accounts/${accountId}`]) {
+      expect((await op.request.get(`${proc.url}${url}`)).status(), url).toBe(401);
+    }
+    expect((await op.request.post(`${proc.url}/admin/accounts/${accountId}/credits`, { data: { amount: 1 } })).status()).toBe(401);
     await op.getByLabel('Operator token').fill('not the token');
     await op.getByRole('button', { name: 'Sign in' }).click();
     await op.getByRole('alert').waitFor();
@@ -316,6 +337,10 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await op.getByText('All systems operational').waitFor();
     await op.getByLabel('Search accounts').fill('Harbour Cafe');
     await op.getByRole('button', { name: 'Search' }).click();
+    // A refused top-up says why in its own row, beside the field.
+    await op.getByLabel('Credits to add to Harbour Cafe').fill('0');
+    await op.getByRole('button', { name: 'Top up Harbour Cafe' }).click();
+    await op.getByRole('row').filter({ hasText: 'Harbour Cafe' }).getByRole('alert').waitFor();
     await op.getByLabel('Credits to add to Harbour Cafe').fill('100');
     await op.getByRole('button', { name: 'Top up Harbour Cafe' }).click();
     await op.getByText(/New balance: \d+ credits/).waitFor();
@@ -325,6 +350,7 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     expect(await seriousViolations(op)).toEqual([]);
     await screenshot(op, 'operator-desktop');
     await op.setViewportSize({ width: 390, height: 844 });
+    expect(await seriousViolations(op)).toEqual([]);
     await screenshot(op, 'operator-phone');
     await op.close();
   });

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useId, useMemo, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { ApiError } from './lib/api.ts';
 
@@ -107,29 +107,41 @@ export const Loading = () => <p role="status" className="text-slate-600">Loading
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Columns<T> = Array<ColumnDef<T, any>>;
 
-/** Lists: a TanStack table with a caption for screen readers, scrolling sideways on a phone, and an empty state. */
-export function DataTable<T>({ data, columns, caption, empty }: { data: T[]; columns: Columns<T>; caption: string; empty: ReactNode }) {
-  const table = useReactTable({ data, columns, getCoreRowModel: getCoreRowModel() });
+/**
+ * Lists: a TanStack table with a caption for screen readers, scrolling sideways on a phone, and an empty state.
+ * `pageSize` pages a list the API returns whole (keys, team, sub-accounts) in the browser; lists the API pages
+ * pass their own Pager instead.
+ */
+export function DataTable<T>({ data, columns, caption, empty, pageSize }: { data: T[]; columns: Columns<T>; caption: string; empty: ReactNode; pageSize?: number }) {
+  const [page, setPage] = useState(0);
+  const last = pageSize ? Math.max(0, Math.ceil(data.length / pageSize) - 1) : 0;
+  const shown = Math.min(page, last);
+  // TanStack rebuilds its rows whenever `data` is a new array: the slice must keep its identity between renders.
+  const rows = useMemo(() => (pageSize ? data.slice(shown * pageSize, (shown + 1) * pageSize) : data), [data, pageSize, shown]);
+  const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel() });
   if (data.length === 0) return <Empty>{empty}</Empty>;
+  // Focusable, so a keyboard can scroll a wide table sideways on a phone.
   return (
-    // Focusable, so a keyboard can scroll a wide table sideways on a phone.
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="region" aria-label={caption}>
-      <table className="min-w-full text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-100">
-          {table.getHeaderGroups().map((hg) => (
-            <tr key={hg.id}>{hg.headers.map((h) => <th key={h.id} scope="col" className="px-3 py-2 font-semibold">{flexRender(h.column.columnDef.header, h.getContext())}</th>)}</tr>
-          ))}
-        </thead>
-        <tbody>
-          {table.getRowModel().rows.map((row) => (
-            <tr key={row.id} className="border-t border-slate-200">
-              {row.getVisibleCells().map((cell) => <td key={cell.id} className="px-3 py-2 align-top">{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <>
+      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="region" aria-label={caption}>
+        <table className="min-w-full text-left text-sm">
+          <caption className="sr-only">{caption}</caption>
+          <thead className="bg-slate-100">
+            {table.getHeaderGroups().map((hg) => (
+              <tr key={hg.id}>{hg.headers.map((h) => <th key={h.id} scope="col" className="px-3 py-2 font-semibold">{flexRender(h.column.columnDef.header, h.getContext())}</th>)}</tr>
+            ))}
+          </thead>
+          <tbody>
+            {table.getRowModel().rows.map((row) => (
+              <tr key={row.id} className="border-t border-slate-200">
+                {row.getVisibleCells().map((cell) => <td key={cell.id} className="px-3 py-2 align-top">{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pageSize !== undefined && <div className="mt-2"><Pager page={shown} hasNext={shown < last} onPage={setPage} /></div>}
+    </>
   );
 }
 

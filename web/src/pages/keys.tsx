@@ -28,7 +28,7 @@ export function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke: (k: Key) =
         : <Button kind="danger" onClick={() => onRevoke(c.row.original)} aria-label={`Revoke ${c.row.original.name}`}>Revoke</Button>,
     }),
   ];
-  return <DataTable data={keys} columns={columns} caption="API keys" empty="No API keys yet." />;
+  return <DataTable data={keys} columns={columns} caption="API keys" empty="No API keys yet." pageSize={20} />;
 }
 
 /** Which of read, send and manage a new key holds (all three by default, as the API does). */

@@ -46,7 +46,7 @@ export default function NumbersPage({ session }: { session: SessionInfo }) {
     <Page title="Numbers & Sender IDs">
       <Card title="Your numbers">
         <ErrorText error={held.error} />
-        {held.isPending ? <Loading /> : <DataTable data={held.data?.numbers ?? []} columns={columns} caption="Your dedicated numbers"
+        {held.isPending ? <Loading /> : <DataTable data={held.data?.numbers ?? []} columns={columns} caption="Your dedicated numbers" pageSize={20}
           empty="No dedicated numbers: messages go from the shared number. Lease one below." />}
       </Card>
       <Card title="Lease a number">

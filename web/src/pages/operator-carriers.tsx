@@ -39,7 +39,8 @@ function routeWhen(r: Route): string {
 
 function BindTable({ carrier }: { carrier: Carrier }) {
   return (
-    <div className="overflow-x-auto">
+    // Focusable, so a keyboard can scroll the table sideways on a phone.
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Binds of ${carrier.id}`}>
       <table className="min-w-full text-left text-sm">
         <caption className="sr-only">Binds of {carrier.id}</caption>
         <thead className="border-b border-slate-300 text-slate-700">

@@ -99,11 +99,15 @@ function Accounts({ csrf }: { csrf: string }) {
       cell: (c) => {
         const a = c.row.original;
         return (
-          <form className="flex gap-2" onSubmit={(e) => { e.preventDefault(); topUp.mutate(a); }}>
-            <label className="sr-only" htmlFor={`amt-${a.account_id}`}>Credits to add to {a.business_name}</label>
-            <input id={`amt-${a.account_id}`} type="number" className="w-24 rounded-md border border-slate-400 px-2 py-1" value={amounts[a.account_id] ?? ''}
-              onChange={(e) => setAmounts({ ...amounts, [a.account_id]: e.target.value })} />
+          <form className="flex flex-wrap items-end gap-2" noValidate onSubmit={(e) => { e.preventDefault(); topUp.mutate(a); }}>
+            <div className="flex flex-col gap-1">
+              {/* Visible as "Credits to add"; the account's name makes each row's field distinct to a screen reader. */}
+              <label className="text-xs font-medium" htmlFor={`amt-${a.account_id}`}>Credits to add<span className="sr-only"> to {a.business_name}</span></label>
+              <input id={`amt-${a.account_id}`} type="number" min={1} className="w-24 rounded-md border border-slate-400 px-2 py-1" value={amounts[a.account_id] ?? ''}
+                onChange={(e) => setAmounts({ ...amounts, [a.account_id]: e.target.value })} />
+            </div>
             <Button type="submit" kind="secondary" aria-label={`Top up ${a.business_name}`}>Top up</Button>
+            <RowError error={topUp.error} failed={topUp.variables?.account_id === a.account_id} />
           </form>
         );
       },
@@ -121,6 +125,7 @@ function Accounts({ csrf }: { csrf: string }) {
                 {a.account_status === 'active' ? 'Suspend' : 'Reactivate'}
               </Button>
             )}
+            <RowError error={change.error} failed={change.variables?.a.account_id === a.account_id} />
           </div>
         );
       },
@@ -132,12 +137,18 @@ function Accounts({ csrf }: { csrf: string }) {
         <Input label="Search accounts" value={q} onChange={(e) => setQ(e.target.value)} hint="Name, email or id" />
         <Button type="submit">Search</Button>
       </form>
-      <ErrorText error={list.error ?? change.error ?? topUp.error} />
+      <ErrorText error={list.error} />
       {topUp.data && <Notice>New balance: {topUp.data.credits} credits.</Notice>}
       {list.isPending ? <Loading /> : <DataTable data={list.data?.accounts ?? []} columns={columns} caption="Accounts" empty="No account matches." />}
       <Pager page={page} hasNext={(list.data?.accounts.length ?? 0) === PAGE} onPage={setPage} />
     </Card>
   );
+}
+
+/** A failed action's message in the row whose control it concerns, not above the table. */
+function RowError({ error, failed }: { error: unknown; failed: boolean }) {
+  if (!error || !failed) return null;
+  return <p role="alert" className="w-full text-sm text-red-700">{error instanceof Error ? error.message : String(error)}</p>;
 }
 
 function CreateAccount({ csrf }: { csrf: string }) {

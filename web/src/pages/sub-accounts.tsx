@@ -52,7 +52,7 @@ function SubList() {
     <Page title="Sub-accounts">
       <Card title="Create a sub-account"><CreateSub /></Card>
       <ErrorText error={list.error} />
-      {list.isPending ? <Loading /> : <DataTable data={list.data?.accounts ?? []} columns={columns} caption="Sub-accounts" empty="No sub-accounts yet." />}
+      {list.isPending ? <Loading /> : <DataTable data={list.data?.accounts ?? []} columns={columns} caption="Sub-accounts" empty="No sub-accounts yet." pageSize={20} />}
       {group.data && (
         <Card title="Group report (last 30 days)">
           <p className="mb-2 text-sm">{group.data.grand_total.messages.total} messages, {group.data.grand_total.credits_consumed} credits across the group.</p>

@@ -49,7 +49,7 @@ export function UserTable({ users, me, onRemove }: { users: User[]; me?: string;
         ? <Button kind="danger" onClick={() => onRemove(c.row.original)} aria-label={`Remove ${c.row.original.email}`}>Remove</Button> : null,
     }),
   ];
-  return <DataTable data={users} columns={columns} caption="Team members" empty="No members yet." />;
+  return <DataTable data={users} columns={columns} caption="Team members" empty="No members yet." pageSize={20} />;
 }
 
 export default function TeamPage({ session }: { session: SessionInfo }) {
