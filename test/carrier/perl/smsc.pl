@@ -19,7 +19,10 @@ use warnings;
 use Net::SMPP;
 
 $| = 1;
-my $listener = Net::SMPP->new_listen('127.0.0.1', port => 0, smpp_version => 0x34)
+# Net::SMPP's default timeout (5 s) is also the listener's accept timeout: an ESME slower than that to connect (a
+# test app still migrating its scratch database on a loaded machine) found the SMSC gone, and its messages stayed
+# queued. Five minutes without a connection still ends an SMSC whose test died without killing it.
+my $listener = Net::SMPP->new_listen('127.0.0.1', port => 0, smpp_version => 0x34, timeout => 300)
   or die "cannot listen: $!";
 print 'LISTENING ', $listener->sockport, "\n";
 
