@@ -1,7 +1,6 @@
 // The composition root: the one place that builds the process from its configuration. `tasman start`
 // (main.ts), the test app (test/support/app.ts) and the benchmarks all call compose(), so what tests exercise is
 // what production runs. Everything is passed explicitly: no module reaches for a global or a mutable slot.
-import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -302,7 +301,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const sealed = await services.webhooks.sealStoredUrlCredentials();
     if (sealed > 0) logger.info({ endpoints: sealed }, 'webhook URL credentials saved before sealing existed are now sealed');
-    const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
+    // ioredis is loaded only when REDIS_URL names a server.
+    const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
     // Every failed reconnect emits an error: the limiter reports the outage itself, once a minute.
     redis?.on('error', () => {});
     if (redis) stops.push(async () => { redis.disconnect(); });

@@ -1,5 +1,4 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
-import pinoPretty from 'pino-pretty';
 import type { Config } from '../config.ts';
 import type { Running } from '../main.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
@@ -7,9 +6,10 @@ import { StartupError } from '../platform/startup-error.ts';
 import { describeUrl } from '../platform/db/connect-retry.ts';
 import { joinCluster, relayAnswer, type ClusterPeer } from '../platform/cluster/peer.ts';
 
-/** Pretty and human on a terminal, JSON lines otherwise (LOG_FORMAT overrides). */
-export function processLogger(config: Config): Logger {
+/** Pretty and human on a terminal, JSON lines otherwise (LOG_FORMAT overrides); pino-pretty is loaded only then. */
+export async function processLogger(config: Config): Promise<Logger> {
   if (config.logFormat === 'json') return createLogger(config.logLevel);
+  const { default: pinoPretty } = await import('pino-pretty');
   return createLogger(config.logLevel, pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', sync: true }));
 }
 
@@ -90,7 +90,7 @@ export async function runStart(config: Config): Promise<number> {
   const peer = joinCluster();
   if (peer) return runChild(config, peer);
   preflight(config);
-  const logger = processLogger(config);
+  const logger = await processLogger(config);
   if (config.apiProcesses > 0 && config.roles.api) {
     const { runPrimary } = await import('./supervise.ts');
     return runPrimary(config, logger);
@@ -105,7 +105,7 @@ export async function runStart(config: Config): Promise<number> {
 
 /** A child of the primary: one role (TASMAN_ROLES from the primary), quiet, answering the primary's requests. */
 async function runChild(config: Config, peer: ClusterPeer): Promise<number> {
-  const logger = processLogger(config);
+  const logger = await processLogger(config);
   const { startTasman } = await import('../main.ts');
   const running = await startTasman(config, config.roles, logger, config.roles.api ? peer.workers : undefined);
   peer.handle('metrics-json', () => running.services.metrics.registry.getMetricsAsJSON());

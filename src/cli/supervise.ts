@@ -6,7 +6,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Logger } from '../platform/logger.ts';
 import { openDatabase } from '../platform/db/client.ts';
@@ -46,6 +46,8 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
   const handlers = {
     /** Every child's registry, added up (prom-client's cluster aggregation, per metric's `aggregator`). */
     async metrics() {
+      // Loaded by the first scrape: the primary registers no metric of its own.
+      const { AggregatorRegistry } = await import('prom-client');
       const all = await Promise.all(readyChildren().map((c) => c.rpc.request<MetricObjectWithValues<MetricValue<string>>[]>('metrics-json', null, 5_000)));
       return AggregatorRegistry.aggregate(all).metrics();
     },

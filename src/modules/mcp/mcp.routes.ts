@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { scopeOf } from '../../platform/http/route-registry.ts';
+import { once } from '../../common/once.ts';
 import type { Services } from '../../compose.ts';
 import { sampleOptoutLink } from './credit-estimate.ts';
-import { createMcpServer } from './mcp-server.ts';
 import { assertOperationsRouted, createServiceApi } from './service-api.ts';
 
 declare module 'fastify' {
@@ -15,6 +14,10 @@ declare module 'fastify' {
 
 // Headers the MCP transport reads; the body is handed over already parsed.
 const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
+
+// The MCP SDK (and the zod it brings) is loaded by the first /mcp call, not at start: about 15 MB resident in
+// every API process that never serves one (docs/performance.md, "Issue 16 (session 4)").
+const loadSdk = once(() => Promise.all([import('./mcp-server.ts'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]));
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
 
@@ -39,6 +42,7 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     if (Array.isArray(request.body)) {
       return reply.status(400).send(jsonRpcError(-32600, 'Send one JSON-RPC message per request (batches are not accepted)'));
     }
+    const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
     const server = createMcpServer({
       api: createServiceApi(services, request.actor, routeScope),
       maxCreditsPerCall, optoutLink,

@@ -1,7 +1,8 @@
-import { hash as argonHash, verify as argonVerify, type Algorithm } from '@node-rs/argon2';
+import type { Algorithm } from '@node-rs/argon2';
 import type { Db, Executor } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError } from '../../platform/errors.ts';
+import { once } from '../../common/once.ts';
 import { hashToken, newToken, sameSecret } from './tokens.ts';
 import { passwordMessages, passwordProblem } from './password-policy.ts';
 import type { TwoFactorService } from './two-factor.service.ts';
@@ -21,8 +22,13 @@ const TOUCH_EVERY_MS = 60_000;
 // OWASP's Argon2id minimum (19 MiB, 2 passes, 1 lane): about 30 ms here, so a sign-in costs little.
 // Algorithm.Argon2id is 2 (a const enum, which this build cannot import as a value).
 const ARGON = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+// The native argon2 module, and the dummy hash (19 MiB of hashing), only when someone first signs in: most API
+// processes never see a sign-in, and both cost resident memory at rest (docs/performance.md, issue 16 session 4).
+const loadArgon = once(() => import('@node-rs/argon2'));
+const argonHash = async (password: string, options: typeof ARGON) => (await loadArgon()).hash(password, options);
+const argonVerify = async (hashed: string, password: string) => (await loadArgon()).verify(hashed, password);
 // Verified when an email has no account, so a missing email takes as long to refuse as a wrong password.
-const DUMMY_HASH = argonHash('tasman-dummy-password', ARGON);
+const DUMMY_HASH = once(() => argonHash('tasman-dummy-password', ARGON));
 
 export interface NewSession {
   token: string;
@@ -101,7 +107,7 @@ export function createSessionService(deps: { db: Db; publicUrl: string; twoFacto
     for (const c of candidates) {
       if (await argonVerify(c.password_hash, password)) { userId = c.id; break; }
     }
-    if (candidates.length === 0) await argonVerify(await DUMMY_HASH, password);
+    if (candidates.length === 0) await argonVerify(await DUMMY_HASH(), password);
     if (!userId) {
       await recordFailure(db, email, LOCKOUT);
       throw new AppError('invalid_credentials', 'Wrong email or password');
