@@ -23,6 +23,7 @@ const TeamPage = lazy(() => import('./pages/team.tsx'));
 const SubAccountsPage = lazy(() => import('./pages/sub-accounts.tsx'));
 const ReportsPage = lazy(() => import('./pages/reports.tsx'));
 const SettingsPage = lazy(() => import('./pages/settings.tsx'));
+const SecurityPage = lazy(() => import('./pages/security.tsx'));
 const OperatorPage = lazy(() => import('./pages/operator.tsx'));
 
 export function App() {
@@ -51,7 +52,7 @@ function navFor(s: SessionInfo) {
     ['/', 'Overview'], ['/send', 'Send'], ['/messages', 'Messages'], ['/campaigns', 'Campaigns'], ['/inbox', 'Inbox'],
     ['/optouts', 'Opt-outs'], ['/numbers', 'Numbers & Sender IDs'], ['/developers/keys', 'API keys'], ['/developers/webhooks', 'Webhooks'],
     ['/team', 'Team'], ...(s.account.hierarchy_enabled && !s.account.parent_account_id ? [['/sub-accounts', 'Sub-accounts']] : []),
-    ['/reports', 'Reports'], ['/settings', 'Settings'],
+    ['/reports', 'Reports'], ['/settings', 'Settings'], ['/security', 'Security'],
   ] as Array<[string, string]>;
 }
 
@@ -113,6 +114,7 @@ function Shell({ session }: { session: SessionInfo }) {
               <Route path="sub-accounts/*" element={<SubAccountsPage session={session} />} />
               <Route path="reports" element={<ReportsPage />} />
               <Route path="settings" element={<SettingsPage session={session} />} />
+            <Route path="security" element={<SecurityPage session={session} />} />
               <Route path="*" element={<p>That page does not exist.</p>} />
             </Routes>
           </Suspense>

@@ -27,34 +27,70 @@ function useSignedIn() {
   };
 }
 
-export function LoginPage() {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+interface Challenge { second_factor_required: true; challenge: string; expires_in: number }
+
+/** A form's submit with its busy flag and its error (the sign-in steps). */
+function useSubmit(action: () => Promise<void>) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const signedIn = useSignedIn();
-  const from = (useLocation().state as { from?: string } | null)?.from ?? '/';
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      signedIn(await post<SessionInfo>('/session', { email, password }), from === '/login' ? '/' : from);
+      await action();
     } catch (err) {
       setError(err);
     } finally {
       setBusy(false);
     }
   };
+  return { error, busy, submit: (e: FormEvent) => void submit(e) };
+}
+
+export function LoginPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [challenge, setChallenge] = useState<string | null>(null);
+  const signedIn = useSignedIn();
+  const from = (useLocation().state as { from?: string } | null)?.from ?? '/';
+  const to = from === '/login' ? '/' : from;
+  const step = useSubmit(async () => {
+    const r = await post<SessionInfo | Challenge>('/session', { email, password });
+    if ('second_factor_required' in r) setChallenge(r.challenge);
+    else signedIn(r, to);
+  });
+  if (challenge) return <CodeStep challenge={challenge} to={to} onRestart={() => { setChallenge(null); setPassword(''); }} />;
   return (
     <AuthFrame title="Sign in">
-      <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
+      <form onSubmit={step.submit} className="space-y-4" noValidate>
         <Input label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <Input label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        <ErrorText error={error} />
-        <Button type="submit" disabled={busy} className="w-full">Sign in</Button>
+        <ErrorText error={step.error} />
+        <Button type="submit" disabled={step.busy} className="w-full">Sign in</Button>
       </form>
       <p className="text-sm text-slate-700">New here? Open the invite link you were given to choose a password.</p>
+    </AuthFrame>
+  );
+}
+
+/** The second step for a user with two-factor authentication: a code from the app, or a recovery code. */
+function CodeStep({ challenge, to, onRestart }: { challenge: string; to: string; onRestart: () => void }) {
+  const [code, setCode] = useState('');
+  const signedIn = useSignedIn();
+  const step = useSubmit(async () => { signedIn(await post<SessionInfo>('/session/two-factor', { challenge, code: code.trim() }), to); });
+  const expired = step.error instanceof ApiError && step.error.code === 'unauthorized';
+  const codeError = step.error instanceof ApiError && step.error.code === 'invalid_code' ? step.error.message : undefined;
+  return (
+    <AuthFrame title="Two-factor authentication">
+      <form onSubmit={step.submit} className="space-y-4" noValidate>
+        <Input label="Authentication code" inputMode="numeric" autoComplete="one-time-code" required autoFocus value={code}
+          onChange={(e) => setCode(e.target.value)} error={codeError}
+          hint="The 6-digit code your authenticator app shows for Tasman, or one of your recovery codes" />
+        {step.error && !codeError ? <ErrorText error={step.error} /> : null}
+        <Button type="submit" disabled={step.busy || expired} className="w-full">Verify</Button>
+      </form>
+      <button type="button" className="text-sm underline" onClick={onRestart}>Start again with email and password</button>
     </AuthFrame>
   );
 }

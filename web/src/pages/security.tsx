@@ -1,0 +1,134 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, get, post } from '../lib/api.ts';
+import type { SessionInfo } from '../session.ts';
+import { Button, Card, ErrorText, Input, Loading, Notice, Page } from '../ui.tsx';
+
+interface TwoFactorStatus { enabled: boolean; pending: boolean; recovery_codes_left: number }
+interface Enrolment { secret: string; otpauth_uri: string }
+
+const fieldError = (err: unknown, field: string) => (err instanceof ApiError ? err.forField(field) : undefined);
+// The secret in groups of four, as authenticator apps show it; the app ignores the spaces.
+const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** Enrolment: the secret as text and as an otpauth link, then the app's first code turns it on. */
+function Enrol({ onDone }: { onDone: (codes: string[]) => void }) {
+  const [code, setCode] = useState('');
+  const start = useMutation({ mutationFn: () => post<Enrolment>('/two-factor/enrol') });
+  const confirm = useMutation({
+    mutationFn: () => post<{ recovery_codes: string[] }>('/two-factor/confirm', { code: code.replace(/\s/g, '') }),
+    onSuccess: (r) => onDone(r.recovery_codes),
+  });
+  if (!start.data) {
+    return (
+      <div className="space-y-3">
+        <p className="text-sm">
+          Two-factor authentication is <strong>off</strong>. Turn it on and signing in will also ask for a 6-digit code from
+          an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password, Authy…).
+        </p>
+        <ErrorText error={start.error} />
+        <Button onClick={() => start.mutate()} disabled={start.isPending}>Set up two-factor authentication</Button>
+      </div>
+    );
+  }
+  const submit = (e: FormEvent) => { e.preventDefault(); confirm.mutate(); };
+  const codeError = fieldError(confirm.error, 'code');
+  return (
+    <div className="space-y-4">
+      <ol className="list-decimal space-y-3 pl-5 text-sm">
+        <li>
+          In your authenticator app, add an account with this setup key (time-based), or open the link on the phone
+          that has the app.
+          <dl className="mt-2 space-y-2">
+            <div>
+              <dt className="font-medium">Setup key</dt>
+              <dd><code data-testid="totp-secret" className="block break-all rounded bg-slate-100 p-2 text-base">{grouped(start.data.secret)}</code></dd>
+            </div>
+            <div>
+              <dt className="font-medium">Setup link</dt>
+              <dd><a className="break-all text-blue-800 underline" href={start.data.otpauth_uri}>{start.data.otpauth_uri}</a></dd>
+            </div>
+          </dl>
+        </li>
+        <li>Type the 6-digit code the app now shows for Tasman.</li>
+      </ol>
+      <form onSubmit={submit} className="max-w-xs space-y-3" noValidate>
+        <Input label="Authentication code" inputMode="numeric" autoComplete="one-time-code" value={code}
+          onChange={(e) => setCode(e.target.value)} error={codeError} />
+        {confirm.error && !codeError ? <ErrorText error={confirm.error} /> : null}
+        <Button type="submit" disabled={confirm.isPending}>Turn on</Button>
+      </form>
+    </div>
+  );
+}
+
+/** Shown once, right after enrolment: the codes are stored only as hashes. */
+function RecoveryCodes({ codes }: { codes: string[] }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-3">
+      <p className="text-sm font-semibold">Recovery codes: shown once, keep them somewhere safe.</p>
+      <p className="text-sm">Each signs you in once in place of a code, if you lose your phone.</p>
+      <ul aria-label="Recovery codes" className="grid grid-cols-2 gap-1 font-mono text-sm">
+        {codes.map((c) => <li key={c}>{c}</li>)}
+      </ul>
+      <Button kind="secondary" onClick={() => { void navigator.clipboard?.writeText(codes.join('\n')).then(() => setCopied(true)); }}>
+        {copied ? 'Copied' : 'Copy codes'}
+      </Button>
+    </div>
+  );
+}
+
+/** Off with a current code, a recovery code or the password. */
+function TurnOff({ left }: { left: number }) {
+  const qc = useQueryClient();
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const off = useMutation({
+    mutationFn: () => post('/two-factor/disable', code.trim() ? { code: code.trim() } : { password }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['two-factor'] }),
+  });
+  const submit = (e: FormEvent) => { e.preventDefault(); off.mutate(); };
+  const codeError = fieldError(off.error, 'code');
+  const passwordError = fieldError(off.error, 'password');
+  return (
+    <div className="space-y-3">
+      <p className="text-sm">
+        Two-factor authentication is <strong>on</strong>: signing in asks for a code from your app.
+        {' '}{left} of 10 recovery codes left.
+      </p>
+      <form onSubmit={submit} className="max-w-xs space-y-3" noValidate>
+        <Input label="Current code or recovery code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} error={codeError} />
+        <Input label="Or your password" type="password" autoComplete="current-password" value={password}
+          onChange={(e) => setPassword(e.target.value)} error={passwordError} />
+        {off.error && !codeError && !passwordError ? <ErrorText error={off.error} /> : null}
+        <Button type="submit" kind="danger" disabled={off.isPending}>Turn off two-factor authentication</Button>
+      </form>
+    </div>
+  );
+}
+
+export default function SecurityPage({ session }: { session: SessionInfo }) {
+  const qc = useQueryClient();
+  const status = useQuery({ queryKey: ['two-factor'], queryFn: () => get<TwoFactorStatus>('/two-factor') });
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const enrolled = (c: string[]) => { setCodes(c); void qc.invalidateQueries({ queryKey: ['two-factor'] }); };
+  return (
+    <Page title="Security">
+      <Card title="Two-factor authentication">
+        <ErrorText error={status.error} />
+        {status.isPending ? <Loading /> : status.data && (
+          <div className="space-y-4">
+            {codes && <Notice>Two-factor authentication is on for {session.user.email}.</Notice>}
+            {codes && <RecoveryCodes codes={codes} />}
+            {status.data.enabled ? <TurnOff left={status.data.recovery_codes_left} /> : <Enrol onDone={enrolled} />}
+          </div>
+        )}
+        <p className="mt-4 text-sm text-slate-700">
+          Lost your phone and your recovery codes? The account owner (a member with billing permission) or an API key
+          with the manage scope can reset it: <code>DELETE /team/&#123;id&#125;/two-factor</code>.
+        </p>
+      </Card>
+    </Page>
+  );
+}
