@@ -26,7 +26,7 @@ const ARGON = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost
 // processes never see a sign-in, and both cost resident memory at rest (docs/performance.md, issue 16 session 4).
 const loadArgon = once(() => import('@node-rs/argon2'));
 const argonHash = async (password: string, options: typeof ARGON) => (await loadArgon()).hash(password, options);
-const argonVerify = async (hashed: string, password: string) => (await loadArgon()).verify(hashed, password);
+export const argonVerify = async (hashed: string, password: string) => (await loadArgon()).verify(hashed, password);
 // Verified when an email has no account, so a missing email takes as long to refuse as a wrong password.
 const DUMMY_HASH = once(() => argonHash('tasman-dummy-password', ARGON));
 

@@ -9,7 +9,7 @@ const shift = (d: Date, seconds: number) => new Date(d.getTime() + seconds * 100
 
 describe('TOTP', () => {
   it('accepts the code of now and one step either side, not two', async () => {
-    const secret = newTotpSecret();
+    const secret = await newTotpSecret();
     expect(await acceptedStep(secret, await codeAt(secret, AT), AT, null)).toBe(step(AT));
     expect(await acceptedStep(secret, await codeAt(secret, shift(AT, -30)), AT, null)).toBe(step(AT) - 1);
     expect(await acceptedStep(secret, await codeAt(secret, shift(AT, 30)), AT, null)).toBe(step(AT) + 1);
@@ -18,7 +18,7 @@ describe('TOTP', () => {
   });
 
   it('refuses a code of a step already used, and anything but six digits', async () => {
-    const secret = newTotpSecret();
+    const secret = await newTotpSecret();
     const code = await codeAt(secret, AT);
     expect(await acceptedStep(secret, code, AT, step(AT))).toBeNull();
     expect(await acceptedStep(secret, code, AT, step(AT) - 1)).toBe(step(AT));
@@ -27,10 +27,10 @@ describe('TOTP', () => {
     expect(await acceptedStep(secret, 'abcdef', AT, null)).toBeNull();
   });
 
-  it('writes an otpauth URI an authenticator app reads', () => {
-    const secret = newTotpSecret();
+  it('writes an otpauth URI an authenticator app reads', async () => {
+    const secret = await newTotpSecret();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(otpauthUri('sam@cafe.test', secret)).toBe(`otpauth://totp/Tasman:sam%40cafe.test?secret=${secret}&issuer=Tasman`);
+    expect(await otpauthUri('sam@cafe.test', secret)).toBe(`otpauth://totp/Tasman:sam%40cafe.test?secret=${secret}&issuer=Tasman`);
   });
 });
 

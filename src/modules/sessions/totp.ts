@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
+import { once } from '../../common/once.ts';
 
 /**
  * The TOTP second factor's pure parts (RFC 6238 through otplib: SHA-1, 6 digits, 30-second steps, which every
@@ -10,9 +10,13 @@ export const PERIOD_SECONDS = 30;
 const ISSUER = 'Tasman';
 const RECOVERY_CODES = 10;
 
-export const newTotpSecret = (): string => generateSecret({ length: 20 });
+// Loaded at first use, like argon2: most processes never see a second factor (resident memory at rest).
+const loadOtp = once(() => import('otplib'));
 
-export const otpauthUri = (email: string, secret: string): string => generateURI({ issuer: ISSUER, label: email, secret });
+export const newTotpSecret = async (): Promise<string> => (await loadOtp()).generateSecret({ length: 20 });
+
+export const otpauthUri = async (email: string, secret: string): Promise<string> =>
+  (await loadOtp()).generateURI({ issuer: ISSUER, label: email, secret });
 
 export const isTotpCode = (code: string): boolean => /^\d{6}$/.test(code.replace(/\s/g, ''));
 
@@ -23,7 +27,7 @@ export const isTotpCode = (code: string): boolean => /^\d{6}$/.test(code.replace
 export async function acceptedStep(secret: string, code: string, at: Date, afterStep: number | null): Promise<number | null> {
   const token = code.replace(/\s/g, '');
   if (!/^\d{6}$/.test(token)) return null;
-  const result = await verify({
+  const result = await (await loadOtp()).verify({
     secret, token, epoch: Math.floor(at.getTime() / 1000), epochTolerance: PERIOD_SECONDS,
     ...(afterStep !== null ? { afterTimeStep: afterStep } : {}),
   });

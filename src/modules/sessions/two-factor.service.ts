@@ -1,11 +1,10 @@
-import { verify as argonVerify } from '@node-rs/argon2';
 import type { Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { open, seal } from '../../platform/crypto/secret-box.ts';
 import { acceptedStep, hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, otpauthUri } from './totp.ts';
 import { lockedFor, recordFailure } from './sessions.repo.ts';
-import { LOCKOUT } from './sessions.service.ts';
+import { argonVerify, LOCKOUT } from './sessions.service.ts';
 import { claimStep, clearTotp, enableTotp, setPendingSecret, spendRecoveryCode, totpState, type TotpState } from './two-factor.repo.ts';
 
 function userOf(actor: Actor): NonNullable<Actor['user']> {
@@ -42,11 +41,11 @@ export function createTwoFactorService(deps: { db: Db; secretKey: Buffer; now?: 
   /** A new secret for the user's authenticator app; nothing changes at sign-in until a code confirms it. */
   async function enrol(actor: Actor) {
     const user = userOf(actor);
-    const secret = newTotpSecret();
+    const secret = await newTotpSecret();
     if (!(await setPendingSecret(db, user.id, seal(deps.secretKey, secret)))) {
       throw new AppError('conflict', 'Two-factor authentication is already on: turn it off before enrolling another device');
     }
-    return { secret, otpauth_uri: otpauthUri(user.email, secret) };
+    return { secret, otpauth_uri: await otpauthUri(user.email, secret) };
   }
 
   /** The first code from the app turns the second factor on; the recovery codes are returned this once. */
