@@ -383,6 +383,10 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await nav('Messages');
     await heading('Messages');
     expect(await page.getByRole('row').filter({ hasText: 'Your table is ready' }).locator('time').textContent()).toMatch(/ AWST$/);
+    // The report figures stay Sydney days (the API's), and the Overview says so once the clock is another.
+    await nav('Overview');
+    await heading('Overview');
+    await page.getByText('Days in these figures run midnight to midnight in Sydney (Australia/Sydney), as in every report.').waitFor();
   });
 
   // 16 pages twice, then the signed-out ones, each loaded, settled, checked and photographed: minutes on a loaded

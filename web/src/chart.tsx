@@ -13,18 +13,24 @@ export function dailySeries(days: Array<{ sent: number; delivered: number; faile
   ];
 }
 
+const dayFormat = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', day: 'numeric', month: 'short' });
+const dayLabel = (ts: number) => dayFormat.format(new Date(ts * 1000));
+
 /** A small line chart by day (uPlot); the numbers are also given as a table for screen readers by the caller. */
 export function DayChart({ days, series, title }: { days: string[]; series: Series[]; title: string }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
+    // Each day (a calendar date from the API) sits at its UTC midnight and is read back in UTC, so that a browser
+    // west of Greenwich does not label it with the day before.
     const xs = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
     const plot = new uPlot({
       width: Math.max(280, el.clientWidth),
       height: 220,
-      series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
-      axes: [{}, { size: 40 }],
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+      series: [{ label: 'Day', value: (_u, ts) => (ts == null ? '--' : dayLabel(ts)) }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
+      axes: [{ values: (_u, splits) => splits.map(dayLabel) }, { size: 40 }],
       scales: { x: { time: true } },
     }, [xs, ...series.map((s) => s.values)], el);
     const resize = () => plot.setSize({ width: Math.max(280, el.clientWidth), height: 220 });

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../lib/api.ts';
 import { percent } from '../lib/format.ts';
-import { When } from '../zone.tsx';
+import { When, useZone } from '../zone.tsx';
 import { DayChart, dailySeries } from '../chart.tsx';
 import { Card, Empty, ErrorText, Loading, Page, Stat } from '../ui.tsx';
 import { ServiceStatusList, useServiceStatus } from './status-panel.tsx';
@@ -13,6 +13,13 @@ export interface Usage { from: string; to: string; summary: { messages: { total:
 interface InboxList { messages: Array<{ id: string; from: string; to: string; body: string | null; received_at: string; is_optout: boolean }>; total: number }
 
 const sydneyToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney' }).format(new Date());
+
+/** Reports count Sydney days (the API's `/report`); said when the account's clock is another. */
+export function SydneyDays() {
+  const zone = useZone();
+  if (!zone || zone === 'Australia/Sydney') return null;
+  return <p className="text-sm text-slate-700">Days in these figures run midnight to midnight in Sydney (Australia/Sydney), as in every report.</p>;
+}
 
 export function OverviewPage() {
   const today = sydneyToday();
@@ -36,6 +43,7 @@ export function OverviewPage() {
         <Stat label="Messages this month" value={m?.total ?? '…'} />
         <Stat label="Delivery rate this month" value={m ? (finals ? percent(m.delivered / finals) : '—') : '…'} />
       </div>
+      <SydneyDays />
       {m && (
         <Card title="This month by status">
           <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-5">

@@ -4,7 +4,7 @@ import { ApiError, get } from '../lib/api.ts';
 import { downloadCsv } from '../lib/format.ts';
 import { DayChart } from '../chart.tsx';
 import { Button, Card, ErrorText, Input, Loading, Page, Select } from '../ui.tsx';
-import type { Daily, Usage } from './overview.tsx';
+import { SydneyDays, type Daily, type Usage } from './overview.tsx';
 
 interface Form { from: string; to: string; direction: string; status: string; country: string; keyword: string; number: string }
 
@@ -25,6 +25,7 @@ export default function ReportsPage() {
   const s = report.data?.summary;
   return (
     <Page title="Reports">
+      <SydneyDays />
       <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4 lg:items-end">
         <Input label="From" type="date" value={draft.from} onChange={set('from')} error={err?.forField('from')} />
         <Input label="To" type="date" value={draft.to} onChange={set('to')} error={err?.forField('to')} />
