@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { messages, messageSegments, pendingReceipts } from '../../platform/db/schema/index.ts';
@@ -128,50 +128,70 @@ export interface FinalReceipt {
   receivedAt: Date;
 }
 
+// Drizzle's own mapping of a raw `messages` row (snake_case, timestamps as text) to a MessageRow.
+const messageColumns = Object.entries(getTableColumns(messages));
+function toMessageRow(raw: Record<string, unknown>): MessageRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of messageColumns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as MessageRow;
+}
+
 /**
- * Applies many single-part receipts in the caller's transaction with a few statements in all. Only SMSC ids that
- * name a sent single-part message are handled here (the most recently sent one, as lockMessageBySmscId); the
- * returned `handled` set lists them, including ones whose message already had its receipt (a repeat). Segment
- * ids and unknown ids are left to the one-receipt path (an id any segment on the carrier carries goes there, which
- * picks the newest holder). Messages are locked in id order, so two batches (two processes) cannot deadlock each
- * other. Keys are `receiptKey(r)`. Returns the rows it changed, for their events, and the handled receipts whose
- * message already had its outcome (`alreadyFinal`: a repeat, or a reused id), for the log.
+ * Applies many single-part receipts in the caller's transaction, in one statement. Only SMSC ids that name a sent
+ * single-part message are handled here (the most recently sent one on the carrier, as findHolder); the returned
+ * `handled` set lists them, including ones whose message already had its receipt (a repeat). Segment ids and
+ * unknown ids are left to the one-receipt path (an id any segment on the carrier carries goes there, which picks
+ * the newest holder). Messages are locked in id order, so two batches (in one process or two) cannot deadlock
+ * each other. The first receipt for a (carrier, id) counts. Keys are `receiptKey(r)`. Returns the rows it changed,
+ * for their events, and the handled receipts whose message already had its outcome (`alreadyFinal`: a repeat, or
+ * a reused id), for the log.
+ *
+ * One statement rather than lock, update and read back (each a round trip, and a batch holds its locks and its
+ * connection for all of them): the receipt's deliver_sm_resp waits for this transaction.
  */
 export async function applyFinalBatch(tx: Executor, receipts: FinalReceipt[]): Promise<{ handled: Set<string>; updated: MessageRow[]; alreadyFinal: string[] }> {
-  const ids = [...new Set(receipts.map((r) => r.smscId))];
-  const candidates = await rows<{ id: string; smsc_message_id: string; carrier: string; sent_at: Date | string | null }>(tx, sql`
-    select m.id, m.smsc_message_id, coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) as carrier, m.sent_at from messages m
-    where m.smsc_message_id = any(${textArray(ids)}::text[]) and m.sent_at is not null
-      and not exists (select 1 from message_segments s
-        where s.smsc_message_id = m.smsc_message_id and s.carrier = coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}))
-    order by m.id
-    for update of m`);
-  const newest = new Map<string, { id: string; sentAt: number }>();
-  for (const c of candidates) {
-    const sentAt = c.sent_at === null ? -Infinity : new Date(c.sent_at).getTime();
-    const key = receiptKey({ carrier: c.carrier, smscId: c.smsc_message_id });
-    const seen = newest.get(key);
-    if (!seen || sentAt > seen.sentAt) newest.set(key, { id: c.id, sentAt });
-  }
   const first = new Map<string, FinalReceipt>();
-  for (const r of receipts) {
-    const key = receiptKey(r);
-    if (newest.has(key) && !first.has(key)) first.set(key, r);
-  }
-  if (first.size === 0) return { handled: new Set(), updated: [], alreadyFinal: [] };
-  const input = JSON.stringify([...first.entries()].map(([key, r]) => ({
-    id: newest.get(key)!.id, state: r.state, status: r.status, err: r.errorCode, received_at: r.receivedAt.toISOString(),
+  for (const r of receipts) if (!first.has(receiptKey(r))) first.set(receiptKey(r), r);
+  const input = JSON.stringify([...first.values()].map((r) => ({
+    carrier: r.carrier, smsc: r.smscId, state: r.state, status: r.status, err: r.errorCode, received_at: r.receivedAt.toISOString(),
   })));
-  const changed = await rows<{ id: string }>(tx, sql`
-    update messages m
-    set status = r.status, dlr_status = r.state, dlr_error_code = r.err, dlr_received_at = greatest(r.received_at, m.sent_at)
-    from jsonb_to_recordset(${input}::jsonb) as r(id uuid, state text, status text, err text, received_at timestamptz)
-    where m.id = r.id and m.dlr_status is null and m.status = 'sent'
-    returning m.id`);
-  const updated = changed.length === 0 ? [] : await tx.select().from(messages).where(inArray(messages.id, changed.map((c) => c.id)));
-  const changedIds = new Set(changed.map((c) => c.id));
-  const alreadyFinal = [...first.keys()].filter((key) => !changedIds.has(newest.get(key)!.id));
-  return { handled: new Set(first.keys()), updated, alreadyFinal };
+  const ids = [...new Set(receipts.map((r) => r.smscId))];
+  const found = await rows<Record<string, unknown> & { h_carrier: string; h_smsc: string; h_updated: boolean }>(tx, sql`
+    with input as (
+      select * from jsonb_to_recordset(${input}::jsonb) as r(carrier text, smsc text, state text, status text, err text, received_at timestamptz)
+    ), candidates as materialized (
+      select m.id, m.smsc_message_id, coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) as carrier, m.sent_at from messages m
+      where m.smsc_message_id = any(${textArray(ids)}::text[]) and m.sent_at is not null
+        and not exists (select 1 from message_segments s
+          where s.smsc_message_id = m.smsc_message_id and s.carrier = coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}))
+      order by m.id
+      for update of m
+    ), newest as materialized (
+      select distinct on (c.carrier, c.smsc_message_id) c.id, c.carrier, c.smsc_message_id
+      from candidates c join input r on r.carrier = c.carrier and r.smsc = c.smsc_message_id
+      order by c.carrier, c.smsc_message_id, c.sent_at desc, c.id
+    ), updated as (
+      update messages m
+      set status = r.status, dlr_status = r.state, dlr_error_code = r.err, dlr_received_at = greatest(r.received_at, m.sent_at)
+      from newest n join input r on r.carrier = n.carrier and r.smsc = n.smsc_message_id
+      where m.id = n.id and m.dlr_status is null and m.status = 'sent'
+      returning m.*
+    )
+    select n.carrier as h_carrier, n.smsc_message_id as h_smsc, u.id is not null as h_updated, u.*
+    from newest n left join updated u on u.id = n.id`);
+  const handled = new Set<string>();
+  const updated: MessageRow[] = [];
+  const alreadyFinal: string[] = [];
+  for (const row of found) {
+    const key = receiptKey({ carrier: row.h_carrier, smscId: row.h_smsc });
+    handled.add(key);
+    if (row.h_updated) updated.push(toMessageRow(row));
+    else alreadyFinal.push(key);
+  }
+  return { handled, updated, alreadyFinal };
 }
 
 /** One string per (carrier, SMSC id). */

@@ -13,6 +13,8 @@ import type { MessageRow } from '../messages/messages.repo.ts';
 import { endWithoutReceipt } from './end-without-receipt.ts';
 
 const RECEIPT_BATCH = 500;
+// Receipt batches committing at once (connections taken from the pool: 20 by default).
+const RECEIPT_BATCHES_IN_FLIGHT = 4;
 const SWEEP_BATCH = 500;
 
 export interface ReceiptServiceDeps {
@@ -116,10 +118,14 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   // commit that covered its receipt (deliver_sm_resp follows it). A receipt the batch did not handle (unknown
   // id, a segment) or a batch that rolled back (a deadlock with another process, a lost connection) goes the
   // one-receipt way.
+  // Several batches run at once: with one, a receipt arriving during a commit waited for that whole batch and then
+  // its own, and since an SMSC keeps only a window of receipts unacknowledged, that wait also capped the receipt
+  // rate (docs/performance.md, "Receipt acknowledgement under load"). Batches lock their messages in id order, so
+  // two of them cannot deadlock.
   type Queued = { ref: SmscRef; parked: ParkedReceipt; receivedAt: Date };
   const batch = createBatcher<Queued, boolean>({
     maxSize: RECEIPT_BATCH,
-    maxConcurrent: 1,
+    maxConcurrent: RECEIPT_BATCHES_IN_FLIGHT,
     run: async (items) => {
       try {
         const { handled, alreadyFinal: repeats } = await db.transaction(async (tx) => {
@@ -140,13 +146,35 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     },
   });
 
+  // A receipt on its way to the batch; `resolve` says whether the batch handled it.
+  type Waiting = { queued: Queued; resolve(handled: boolean): void; reject(err: unknown): void };
+  // Receipts that arrive together go to the batcher together (submitAll): with several batches free, one at a
+  // time would each start a batch of one.
+  const toBatch = (ready: Waiting[]) => {
+    if (ready.length === 0) return;
+    batch.submitAll(ready.map((w) => w.queued)).forEach((answer, i) => answer.then(ready[i]!.resolve, ready[i]!.reject));
+  };
+
   // SMSC ids accepted in this process whose `sent` write has not committed yet (the dispatcher writes in
-  // batches). A receipt for one of them waits for that commit rather than missing the batch and going the
-  // one-receipt way (or being parked): with prompt receipts nearly every receipt would overtake the write.
+  // batches), with the receipts waiting for that commit rather than missing the batch and going the one-receipt
+  // way (or being parked): with prompt receipts nearly every receipt would overtake the write.
   // A hint only: parking stays the one durable path for other processes and for a write that never commits.
   // Keyed by (carrier, id) (receiptKey): two carriers may hand out the same id, and a receipt from one must not
   // wait for, or be taken for, the other's write.
-  const unrecorded = new Map<string, { wait: Promise<void>; release: () => void }>();
+  const unrecorded = new Map<string, Waiting[]>();
+
+  // Receipts that arrived this event-loop turn. The submit_sm_resp may sit in the same socket read as its
+  // receipt: one macrotask turn lets the dispatcher see it and register its id (submitted) before we look.
+  let arriving: Waiting[] = [];
+  const sortArrivals = () => {
+    const ready: Waiting[] = [];
+    for (const w of arriving) {
+      const waiters = unrecorded.get(receiptKey(w.queued.ref));
+      if (waiters) waiters.push(w); else ready.push(w);
+    }
+    arriving = [];
+    toBatch(ready);
+  };
 
   // Receipts accepted but not yet committed, oldest first (a Set iterates in insertion order).
   const inProgress = new Set<Queued>();
@@ -161,11 +189,11 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       const queued = { ref: { carrier: receipt.carrier ?? DEFAULT_CARRIER, smscId: receipt.smscMessageId }, parked, receivedAt };
       inProgress.add(queued);
       try {
-        // The submit_sm_resp may sit in the same socket read as this receipt: one macrotask turn lets the
-        // dispatcher see it and register its id before we look.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        await unrecorded.get(receiptKey(queued.ref))?.wait;
-        if (!(await batch.submit(queued))) await applyOne(queued.ref, parked, receivedAt);
+        const handled = await new Promise<boolean>((resolve, reject) => {
+          if (arriving.length === 0) setImmediate(sortArrivals);
+          arriving.push({ queued, resolve, reject });
+        });
+        if (!handled) await applyOne(queued.ref, parked, receivedAt);
       } finally {
         inProgress.delete(queued);
       }
@@ -179,18 +207,17 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     submitted(refs: SmscRef[]): void {
       for (const ref of refs) {
         const id = receiptKey(ref);
-        if (unrecorded.has(id)) continue;
-        let release!: () => void;
-        const wait = new Promise<void>((resolve) => { release = resolve; });
-        unrecorded.set(id, { wait, release });
+        if (!unrecorded.has(id)) unrecorded.set(id, []);
       }
     },
-    /** The `sent` write for these ids committed (or was given up). */
+    /** The `sent` write for these ids committed (or was given up): their waiting receipts go, together. */
     recorded(refs: SmscRef[]): void {
+      const ready: Waiting[] = [];
       for (const id of refs.map(receiptKey)) {
-        unrecorded.get(id)?.release();
+        ready.push(...(unrecorded.get(id) ?? []));
         unrecorded.delete(id);
       }
+      toBatch(ready);
     },
     resolveParked,
     /** The backstop: retries the oldest parked receipts (README.md). Returns how many it applied. */

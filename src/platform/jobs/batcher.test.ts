@@ -30,6 +30,13 @@ describe('createBatcher', () => {
     expect(batches).toEqual([[1], [2, 3, 4], [5, 6]]);
   });
 
+  it('submitAll queues its items together: they share one batch even when a slot is free', async () => {
+    const batches: number[][] = [];
+    const b = createBatcher<number, number>({ maxSize: 10, maxConcurrent: 2, run: async (items) => { batches.push(items); return items; } });
+    expect(await Promise.all(b.submitAll([1, 2, 3]))).toEqual([1, 2, 3]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
   it('never puts two items with one key in a batch, and keeps their order', async () => {
     const gate = deferred();
     const batches: string[][] = [];

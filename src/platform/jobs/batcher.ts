@@ -93,6 +93,15 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>) {
         pump();
       });
     },
+    /**
+     * `submit` for several items at once: they are queued together before any batch starts, so items that arrive
+     * together go together (a lone `submit` per item would start a batch with the first one alone).
+     */
+    submitAll(items: I[]): Array<Promise<O>> {
+      const answers = items.map((item) => new Promise<O>((resolve, reject) => { queue.push({ item, resolve, reject }); }));
+      pump();
+      return answers;
+    },
     /** Resolves once nothing waits and no batch runs (for a graceful stop). */
     idle(): Promise<void> {
       if (inFlight === 0 && queue.length === 0) return Promise.resolve();
