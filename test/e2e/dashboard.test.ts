@@ -355,6 +355,48 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await op.close();
   });
 
+  it('(operator) creates an account, enables its sub-accounts, suspends and reactivates it, registers a Sender ID, adds a pool number', async () => {
+    const op = await context.newPage();
+    await op.goto(`${proc.url}/operator`);
+    // Still signed in from the test before (the console's own cookie).
+    await op.getByRole('heading', { name: 'Operator console' }).waitFor();
+    await op.getByLabel('Business name').fill('Bayside Books');
+    await op.getByLabel('Owner email').fill('owner@bayside.test');
+    await op.getByRole('button', { name: 'Create account' }).click();
+    await op.getByText('Owner invite link: shown once, copy it now.').waitFor();
+    const found = await operator('GET', '/admin/accounts?q=Bayside') as { accounts: Array<{ account_id: string }> };
+    expect(found.accounts).toHaveLength(1);
+    const bayside = found.accounts[0]!.account_id;
+    const read = () => operator('GET', `/admin/accounts/${bayside}`);
+    await op.getByLabel('Search accounts').fill('Bayside');
+    await op.getByRole('button', { name: 'Search' }).click();
+    const row = op.getByRole('row').filter({ hasText: 'Bayside Books' });
+    await row.getByLabel('Sub-accounts').check();
+    await expect.poll(async () => (await read()).hierarchy_enabled).toBe(true);
+    await op.getByRole('button', { name: 'Suspend Bayside Books' }).click();
+    await row.getByText('suspended', { exact: true }).waitFor();
+    expect((await read()).account_status).toBe('suspended');
+    await op.getByRole('button', { name: 'Reactivate Bayside Books' }).click();
+    await row.getByText('active', { exact: true }).waitFor();
+    expect((await read()).account_status).toBe('active');
+
+    await op.getByLabel('Sender ID', { exact: true }).fill('BaysideBks');
+    await op.getByLabel('ABN').fill('51824753556');
+    await op.getByLabel('Account id (optional)').fill(bayside);
+    await op.getByRole('button', { name: 'Register' }).click();
+    await op.getByText('Registered BaysideBks.').waitFor();
+    await op.getByRole('region', { name: 'Registered Sender IDs' }).getByRole('row').filter({ hasText: 'BaysideBks' }).getByText(bayside).waitFor();
+
+    await op.getByLabel('Number', { exact: true }).fill('+61480555099');
+    await op.getByLabel('Price a month').fill('12.5');
+    await op.getByRole('button', { name: 'Add number' }).click();
+    await op.getByText('Added +61480555099.').waitFor();
+    await op.getByLabel('Show').selectOption('pool');
+    await op.getByRole('region', { name: 'Dedicated numbers' }).getByRole('row').filter({ hasText: '+61480555099' }).getByText('$12.50').waitFor();
+    expect(await seriousViolations(op)).toEqual([]);
+    await op.close();
+  });
+
   it('Settings: time zone and quiet hours saved, and the Send page\'s picker follows the zone', async () => {
     await nav('Settings');
     await heading('Settings');

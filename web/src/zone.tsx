@@ -10,12 +10,6 @@ export const ZoneContext = createContext<string | undefined>(undefined);
 
 export const useZone = () => useContext(ZoneContext);
 
-/** A formatter for places that need text (labels, sentences), in the zone above. */
-export function useDateTime(): (iso: string | null | undefined) => string {
-  const zone = useZone();
-  return (iso) => dateTime(iso, zone);
-}
-
 /** One instant, in the zone above, as a `<time>` element. */
 export function When({ iso }: { iso: string | null | undefined }) {
   const zone = useZone();
