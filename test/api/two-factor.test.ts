@@ -228,3 +228,14 @@ describe('turning it off', () => {
     expect((await login(o.email)).statusCode).toBe(200);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('lists the second factor\'s routes, the 202 challenge of POST /session and the code step\'s errors', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    expect(Object.keys(doc.paths['/session']!.post!.responses)).toEqual(expect.arrayContaining(['200', '202', '401', '429']));
+    expect(Object.keys(doc.paths['/session/two-factor']!.post!.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429']));
+    for (const [path, method] of [['/two-factor', 'get'], ['/two-factor/enrol', 'post'], ['/two-factor/confirm', 'post'], ['/two-factor/disable', 'post'], ['/team/{memberId}/two-factor', 'delete']] as const) {
+      expect(Object.keys(doc.paths[path]?.[method]?.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(['200', '401', '403']));
+    }
+  });
+});
