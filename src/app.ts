@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Logger } from './platform/logger.ts';
+import { lazyChild, unredacted, type Logger } from './platform/logger.ts';
 import type { Services } from './compose.ts';
 import { uuidv7 } from './platform/ids.ts';
 import { guardInput, registerErrorHandling } from './platform/http/errors.ts';
@@ -86,7 +86,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     // One line per request, written when it ends (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log is made only if a handler logs through it (platform/logger.ts).
+    ...(deps.logger ? { childLoggerFactory: lazyChild as unknown as FastifyServerOptions['childLoggerFactory'] } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // The request line's fields are chosen below, so it skips redaction (platform/logger.ts, unredacted).
+  const requestLine = deps.logger ? unredacted(deps.logger) : null;
 
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
@@ -96,8 +100,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Method, route and status only: never headers (keys) or bodies (message text).
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info({
-      method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ip: request.ip, ms: Math.round(reply.elapsedTime),
+    requestLine?.info({
+      reqId: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ip: request.ip, ms: Math.round(reply.elapsedTime),
       ...toolLogFields(request),
     }, 'request');
     // The route pattern, never the raw URL: ids in paths would make a series per message.

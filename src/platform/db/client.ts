@@ -26,8 +26,16 @@ export interface Database {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** Wake listeners in this process at once and, on PostgreSQL, in every other process. */
   notify(channel: string, payload?: string): Promise<void>;
+  /**
+   * Whether a Tasman process other than this one LISTENs on the channel in this database (true when that cannot be
+   * told): a NOTIFY nobody else hears is a wasted statement, since this process wakes its own listeners directly.
+   */
+  othersListen(channel: string): Promise<boolean>;
   close(): Promise<void>;
 }
+
+// The application_name of a process's LISTEN connection, followed by its channels.
+const LISTENER_NAME = 'tasman listen ';
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 // An arbitrary constant: every Tasman process takes this advisory lock before migrating, so two starting at once
@@ -126,6 +134,9 @@ async function connect(databaseUrl: string, embedded: boolean, poolSize = 20, co
     if (!channels.has(channel)) {
       channels.add(channel);
       await listener.query(`listen "${channel.replace(/"/g, '')}"`);
+      // Names what it listens to, for othersListen in other processes (63 bytes at most: '*' if longer).
+      const name = `${LISTENER_NAME}${[...channels].join(' ')}`;
+      await listener.query('select set_config(\'application_name\', $1, false)', [name.length <= 63 ? name : `${LISTENER_NAME}*`]);
     }
   };
 
@@ -140,6 +151,15 @@ async function connect(databaseUrl: string, embedded: boolean, poolSize = 20, co
     },
     async notify(channel, payload = '') {
       await db.execute(sql`select pg_notify(${channel}, ${payload})`);
+    },
+    async othersListen(channel) {
+      // application_name is visible for every session, whatever role runs it.
+      const [row] = await rows<{ n: number }>(db, sql`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and pid <> ${(listener as { processID?: number } | null)?.processID ?? 0}
+          and (application_name = ${`${LISTENER_NAME}*`} or position(${` ${channel} `} in ' ' || substr(application_name, ${LISTENER_NAME.length + 1}) || ' ') > 0)
+          and application_name like ${`${LISTENER_NAME}%`}`);
+      return (row?.n ?? 1) > 0;
     },
     async close() {
       if (listener) await (listener as pg.Client).end().catch(() => {});
