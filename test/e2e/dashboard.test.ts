@@ -108,6 +108,17 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading('Overview');
+    // By keyboard: the first Tab on a fresh load reaches "Skip to content", and a focused navigation link opens its
+    // page on Enter.
+    await page.reload();
+    await heading('Overview');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).focus();
+    await page.keyboard.press('Enter');
+    await heading('Reports');
+    await page.goBack();
+    await heading('Overview');
     await page.getByRole('list', { name: 'Services' }).getByText('Sending').waitFor();
     await page.getByText('All systems operational').waitFor();
   });
