@@ -150,7 +150,11 @@ function toMessageRow(raw: Record<string, unknown>): MessageRow {
  * a reused id), for the log.
  *
  * One statement rather than lock, update and read back (each a round trip, and a batch holds its locks and its
- * connection for all of them): the receipt's deliver_sm_resp waits for this transaction.
+ * connection for all of them): the receipt's deliver_sm_resp waits for this transaction. Whether a message still
+ * takes its receipt is read from the locked row (`newest`), so the update finds its rows by primary key alone:
+ * the old update also filtered on `messages.status = 'sent'`, and without fresh statistics PostgreSQL planned it
+ * as a walk over every message awaiting a receipt, re-reading the batch for each (740 ms for 50 receipts with 8,800
+ * awaiting, docs/performance.md).
  */
 export async function applyFinalBatch(tx: Executor, receipts: FinalReceipt[]): Promise<{ handled: Set<string>; updated: MessageRow[]; alreadyFinal: string[] }> {
   const first = new Map<string, FinalReceipt>();
@@ -163,21 +167,22 @@ export async function applyFinalBatch(tx: Executor, receipts: FinalReceipt[]): P
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as r(carrier text, smsc text, state text, status text, err text, received_at timestamptz)
     ), candidates as materialized (
-      select m.id, m.smsc_message_id, coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) as carrier, m.sent_at from messages m
+      select m.id, m.smsc_message_id, coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) as carrier, m.sent_at, m.status, m.dlr_status
+      from messages m
       where m.smsc_message_id = any(${textArray(ids)}::text[]) and m.sent_at is not null
         and not exists (select 1 from message_segments s
           where s.smsc_message_id = m.smsc_message_id and s.carrier = coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}))
       order by m.id
       for update of m
     ), newest as materialized (
-      select distinct on (c.carrier, c.smsc_message_id) c.id, c.carrier, c.smsc_message_id
+      select distinct on (c.carrier, c.smsc_message_id) c.id, c.carrier, c.smsc_message_id, c.status, c.dlr_status
       from candidates c join input r on r.carrier = c.carrier and r.smsc = c.smsc_message_id
       order by c.carrier, c.smsc_message_id, c.sent_at desc, c.id
     ), updated as (
       update messages m
       set status = r.status, dlr_status = r.state, dlr_error_code = r.err, dlr_received_at = greatest(r.received_at, m.sent_at)
       from newest n join input r on r.carrier = n.carrier and r.smsc = n.smsc_message_id
-      where m.id = n.id and m.dlr_status is null and m.status = 'sent'
+      where m.id = n.id and n.dlr_status is null and n.status = 'sent'
       returning m.*
     )
     select n.carrier as h_carrier, n.smsc_message_id as h_smsc, u.id is not null as h_updated, u.*
