@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:net';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { testDatabaseUrl } from '../support/scratch-db.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
 
 /** The value of one sample line of a Prometheus text page, or null when absent. */
@@ -123,6 +126,36 @@ describe('readiness of the worker role', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ ready: false, checks: { database: 'ok', carriers: 'unbound' }, failed: `no bound SMPP session to default (127.0.0.1:${port})` });
     } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('readiness names the failed check', () => {
+  it('503 migrations pending when the database lacks this build\'s latest migration, then 503 database when it stops answering', async () => {
+    const t = await createTestApp({}, { ownDatabase: true });
+    const name = new URL(t.config.databaseUrl!).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+    await admin.connect();
+    try {
+      // As if this build were started on a database an older build migrated: the newest migration's row is absent.
+      await t.services.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`);
+      const pending = await t.app.inject({ method: 'GET', url: '/ready' });
+      expect(pending.statusCode).toBe(503);
+      expect(pending.json()).toEqual({
+        ready: false, checks: { database: 'ok', migrations: 'pending', carriers: 'not_checked' },
+        failed: 'database migrations are not all applied (run tasman migrate)',
+      });
+      // The database goes away: its connections are cut and new ones refused.
+      await admin.query(`alter database "${name}" allow_connections false`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      const down = await t.app.inject({ method: 'GET', url: '/ready' });
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toMatchObject({ ready: false, checks: { database: 'failed', migrations: 'unknown' }, failed: expect.stringMatching(/^the database does not answer \(/) });
+      expect((await t.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ ok: true });
+    } finally {
+      await admin.query(`alter database "${name}" allow_connections true`).catch(() => {});
+      await admin.end();
       await t.close();
     }
   });
