@@ -31,7 +31,7 @@ async function round(binds: number, n: number): Promise<number> {
   url.pathname = `/${db}`;
   const proc = await startTasmanProcess({
     TASMAN_CARRIERS: file, BENCH_SMPP_PASSWORD: 'x', DATABASE_URL: url.toString(), TASMAN_ADMIN_TOKEN: 'bench-admin', DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000',
+    RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000',
   });
   try {
     const created = await call('POST', `${proc.url}/admin/accounts`, 'bench-admin', { business_name: 'Binds', email: 'binds@example.com', credits: 10_000_000 });

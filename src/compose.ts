@@ -33,6 +33,7 @@ import { createNumberService } from './modules/numbers/numbers.service.ts';
 import { createReceiptService } from './modules/receipts/receipts.service.ts';
 import { createStatusService } from './modules/status/status.service.ts';
 import { createCarrierAdminService, type CarrierAdminService } from './modules/carriers/carriers.service.ts';
+import { startReceiptQueries } from './modules/carriers/query.jobs.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createTwoFactorService } from './modules/sessions/two-factor.service.ts';
@@ -178,6 +179,8 @@ async function startCarrierRole(carriers: CarrierSet, services: Services, logger
   // The backstop of the one early-receipt path (modules/receipts/README.md): parked receipts retried.
   const resolve = every(PARKED_RESOLVE_MS, () => services.receipts.sweepParked(), log, 'parked receipt sweep');
   const expiry = every(EXPIRY_SWEEP_MS, () => services.receipts.expireOverdue(), log, 'expiry of messages without a receipt');
+  // Before expiry ends them: query_sm for messages without a receipt, on carriers that answer it.
+  const queries = startReceiptQueries({ db: services.db, carriers, logger: log });
   const sweep = every(PARKED_SWEEP_MS, () => Promise.all([
     services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
   ]), log, 'parked receipt and inbound fragment purge');
@@ -187,6 +190,7 @@ async function startCarrierRole(carriers: CarrierSet, services: Services, logger
       await sweep();
       await resolve();
       await expiry();
+      await queries();
       await dispatcher.stop();
       await link.stop();
     },

@@ -165,7 +165,7 @@ function loadCarriers(env: Env, e: EnvVars): { file: string | null; config: Carr
     id: DEFAULT_CARRIER, host: e.SMPP_HOST, port: e.SMPP_PORT, tls: e.SMPP_TLS, systemId: e.SMPP_SYSTEM_ID,
     password: e.SMPP_PASSWORD, systemType: '', bindMode: 'transceiver', binds: 1, window: e.SMPP_WINDOW, tps: e.SMPP_TPS,
     messageIds: { submit: e.SMPP_SUBMIT_ID_BASE, receipt: e.SMPP_RECEIPT_ID_BASE }, dataCoding: 0,
-    validityHours: e.MESSAGE_VALIDITY_HOURS, querySm: false, concatRefBits: defaults.concatRefBits,
+    validityHours: e.MESSAGE_VALIDITY_HOURS, querySm: false, querySmAfterMs: 0, concatRefBits: defaults.concatRefBits,
     inboundDefaultAlphabet: e.SMPP_INBOUND_DEFAULT_ALPHABET, failoverAfterMs: 30_000,
   };
   return { file: null, config: { carriers: [carrier], routes: [{ carriers: [DEFAULT_CARRIER] }] } };

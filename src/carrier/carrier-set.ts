@@ -6,7 +6,10 @@
 // back to the dispatcher, whose retry routes afresh.
 import type { Carrier, CarrierHandlers, CarrierHealth, SubmitRequest, SubmitResult } from './carrier.ts';
 import { chooseRoute, routedCountries, type RouteRule } from './routes.ts';
-import type { CarrierStatus, SmppCarrier } from './smpp/smpp-carrier.ts';
+import type { CarrierStatus, QueryOutcome, SmppCarrier } from './smpp/smpp-carrier.ts';
+
+/** A carrier whose SMSC answers query_sm: its messages without a receipt after `afterMs` are queried. */
+export interface QueryPlan { carrier: string; afterMs: number; validityMs: number }
 
 export interface CarrierSetView {
   carriers: CarrierStatus[];
@@ -23,6 +26,10 @@ export interface CarrierSet extends Carrier {
   /** Replaces the routes (already checked against the carriers' ids): new messages follow them at once. */
   setRoutes(routes: RouteRule[]): void;
   ids(): string[];
+  /** The carriers that answer query_sm, and when to ask. */
+  queryPlans(): QueryPlan[];
+  /** query_sm through `carrier` for a message it accepted; a final state is applied as its receipt would be. */
+  queryReceipt(carrier: string, ref: { smscMessageId: string; from: string }): Promise<QueryOutcome>;
 }
 
 export function createCarrierSet(options: { carriers: SmppCarrier[]; routes: RouteRule[]; capacity: number }): CarrierSet {
@@ -77,5 +84,11 @@ export function createCarrierSet(options: { carriers: SmppCarrier[]; routes: Rou
     routes: () => routes,
     setRoutes(next) { routes = next; },
     ids: () => [...byId.keys()],
+    queryPlans: () => options.carriers.flatMap((c) => (c.querySm ? [{ carrier: c.name, ...c.querySm }] : [])),
+    async queryReceipt(carrier, ref) {
+      const link = byId.get(carrier);
+      if (!link?.querySm) return { outcome: 'error', error: `carrier ${carrier} does not answer query_sm` };
+      return link.queryReceipt(ref);
+    },
   };
 }

@@ -20,11 +20,11 @@ describe('TASMAN_CARRIERS', () => {
     expect(c.carriers[0]).toEqual({
       id: 'au', host: 'smsc.au.example', port: 2775, tls: false, systemId: 'tasman', password: 'secret-au', systemType: '',
       bindMode: 'transceiver', binds: 1, window: 100, tps: 100, messageIds: { submit: 'auto', receipt: 'auto' }, dataCoding: 0,
-      validityHours: 48, querySm: false, concatRefBits: 8, inboundDefaultAlphabet: 'gsm', failoverAfterMs: 30_000,
+      validityHours: 48, querySm: false, querySmAfterMs: 3_600_000, concatRefBits: 8, inboundDefaultAlphabet: 'gsm', failoverAfterMs: 30_000,
     });
     expect(c.carriers[1]).toMatchObject({
       id: 'nz', port: 2776, tls: true, password: 'secret-nz', systemType: 'vma', bindMode: 'transmitter_receiver', binds: 2, window: 20, tps: 150,
-      messageIds: { submit: 'hex', receipt: 'decimal' }, dataCoding: 1, validityHours: 24, querySm: true, concatRefBits: 16,
+      messageIds: { submit: 'hex', receipt: 'decimal' }, dataCoding: 1, validityHours: 24, querySm: true, querySmAfterMs: 3_600_000, concatRefBits: 16,
       inboundDefaultAlphabet: 'latin1', failoverAfterMs: 10_000,
     });
     expect(c.routes).toEqual([{ country: ['NZ'], carriers: ['nz', 'au'] }, { carriers: ['au', 'nz'] }]);
@@ -37,6 +37,8 @@ describe('TASMAN_CARRIERS', () => {
   it.each([
     [{ carriers: [] }, 'carriers must be a non-empty array'],
     [{ carriers: [au], extra: 1 }, 'extra is not a top-level field'],
+    [{ carriers: [{ ...au, query_sm: true }] }, 'carriers[0].submit_id_base must be hex, decimal or string when query_sm is true'],
+    [{ carriers: [{ ...au, query_sm: true, submit_id_base: 'hex', validity_hours: 1, query_sm_after_seconds: 3600 }] }, 'carriers[0].query_sm_after_seconds must be a whole number from 1 to 3599'],
     [{ carriers: [{ ...au, password: 'x' }] }, 'carriers[0].password is not read from the file: put the password in an environment variable and name it in password_env'],
     [{ carriers: [{ ...au, password_env: 'MISSING' }] }, 'carriers[0].password_env names MISSING, which is not set'],
     [{ carriers: [{ ...au, port: 70000 }] }, 'carriers[0].port must be a whole number from 1 to 65535'],

@@ -30,6 +30,8 @@ export interface CarrierConfig {
   validityHours: number;
   /** The SMSC answers query_sm (asked before validity runs out when no receipt came). */
   querySm: boolean;
+  /** With querySm: a message without a receipt this long after its submit is queried, and again as often. */
+  querySmAfterMs: number;
   concatRefBits: 8 | 16;
   inboundDefaultAlphabet: InboundDefaultAlphabet;
   /** Refusing with system errors (ESME_RSYSERR) for this long counts as down: routes fail over. */
@@ -58,7 +60,7 @@ export interface CarrierDefaults {
 const KNOWN = new Set([
   'id', 'host', 'port', 'tls', 'system_id', 'password_env', 'system_type', 'bind_mode', 'binds', 'window', 'tps',
   'submit_id_base', 'receipt_id_base', 'data_coding', 'validity_hours', 'query_sm', 'concat_ref_bits',
-  'inbound_default_alphabet', 'failover_after_seconds',
+  'inbound_default_alphabet', 'failover_after_seconds', 'query_sm_after_seconds',
 ]);
 
 function reader(where: string, o: Obj) {
@@ -102,6 +104,12 @@ function parseCarrier(raw: unknown, i: number, env: Env, defaults: CarrierDefaul
   const passwordEnv = r.str('password_env');
   const password = env[passwordEnv];
   if (password === undefined || password === '') r.fail('password_env', `names ${passwordEnv}, which is not set`);
+  const validityHours = r.int('validity_hours', defaults.validityHours, 1, 99 * 24);
+  const querySm = r.bool('query_sm', false);
+  const submitIdBase = r.oneOf('submit_id_base', ID_BASES, 'auto');
+  // query_sm names the id as the SMSC gave it, and 'auto' cannot say whether an all-digit id was hex or decimal.
+  if (querySm && submitIdBase === 'auto') r.fail('submit_id_base', 'must be hex, decimal or string when query_sm is true (the id is sent back in the SMSC\'s form)');
+  const querySmAfterMs = r.int('query_sm_after_seconds', Math.min(3600, validityHours * 1800), 1, validityHours * 3600 - 1) * 1000;
   return {
     id,
     host: r.str('host'),
@@ -114,10 +122,11 @@ function parseCarrier(raw: unknown, i: number, env: Env, defaults: CarrierDefaul
     binds: r.int('binds', 1, 1, 64),
     window: r.int('window', 100, 1, 10_000),
     tps: r.int('tps', 100, 1, 1_000_000),
-    messageIds: { submit: r.oneOf('submit_id_base', ID_BASES, 'auto'), receipt: r.oneOf('receipt_id_base', ID_BASES, 'auto') },
+    messageIds: { submit: submitIdBase, receipt: r.oneOf('receipt_id_base', ID_BASES, 'auto') },
     dataCoding: r.int('data_coding', 0, 0, 1) as 0 | 1,
-    validityHours: r.int('validity_hours', defaults.validityHours, 1, 99 * 24),
-    querySm: r.bool('query_sm', false),
+    validityHours,
+    querySm,
+    querySmAfterMs,
     concatRefBits: r.int('concat_ref_bits', defaults.concatRefBits, 8, 16) === 16 ? 16 : 8,
     inboundDefaultAlphabet: r.oneOf('inbound_default_alphabet', ['gsm', 'latin1'] as const, 'gsm'),
     failoverAfterMs: r.int('failover_after_seconds', 30, 1, 3600) * 1000,

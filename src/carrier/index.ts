@@ -56,7 +56,7 @@ export function carrierConfigs(config: Config, simulatorPorts: number[]): { carr
   const carriers = simulatorPorts.map((port, i): CarrierConfig => ({
     id: ids[i]!, host: '127.0.0.1', port, tls: false, systemId: config.smpp.systemId, password: config.smpp.password, systemType: '',
     bindMode: 'transceiver', binds: 1, window: config.smpp.window, tps: config.smpp.tps, messageIds: config.smpp.messageIds,
-    dataCoding: 0, validityHours: config.messageValidityHours, querySm: false, concatRefBits: config.smpp.concatRefBits,
+    dataCoding: 0, validityHours: config.messageValidityHours, querySm: false, querySmAfterMs: 0, concatRefBits: config.smpp.concatRefBits,
     inboundDefaultAlphabet: config.smpp.inboundDefaultAlphabet, failoverAfterMs: 30_000,
   }));
   return { carriers, routes: [{ carriers: ids }] };
@@ -69,7 +69,7 @@ export function openCarriers(config: Config, simulatorPorts: number[], logger?: 
     name: c.id, host: c.host, port: c.port, tls: c.tls, systemId: c.systemId, password: c.password, systemType: c.systemType,
     binds: c.binds, bindMode: c.bindMode, window: c.window, tps: c.tps, messageIds: c.messageIds, gsmDataCoding: c.dataCoding,
     validityHours: c.validityHours, concatRefBits: c.concatRefBits, inboundDefaultAlphabet: c.inboundDefaultAlphabet,
-    failoverAfterMs: c.failoverAfterMs, ...(logger ? { logger } : {}),
+    failoverAfterMs: c.failoverAfterMs, ...(c.querySm ? { querySmAfterMs: c.querySmAfterMs } : {}), ...(logger ? { logger } : {}),
   }));
   return createCarrierSet({ carriers: links, routes, capacity: carriers.reduce((n, c) => n + c.binds * c.window, 0) });
 }

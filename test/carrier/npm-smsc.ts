@@ -23,13 +23,18 @@ export interface NpmSmsc {
   /** Called for each submit_sm; default: answer OK with id "ID<n>". */
   onSubmit: SubmitBehaviour;
   answerEnquireLink: boolean;
+  /** Every query_sm received. */
+  queries: PDU[];
+  /** Called for each query_sm; default: ESME_RINVMSGID (an id it does not know). */
+  onQuery: (query: PDU, respond: (status: number, answer?: { message_state: number; final_date?: string; error_code?: number }) => void) => void;
   stop(): Promise<void>;
 }
 
 export async function startNpmSmsc(): Promise<NpmSmsc> {
   let counter = 0;
   const smsc: NpmSmsc = {
-    port: 0, binds: [], submits: [], sessions: [], frames: [], answerEnquireLink: true,
+    port: 0, binds: [], submits: [], sessions: [], frames: [], answerEnquireLink: true, queries: [],
+    onQuery: (_q, respond) => respond(0x0c),
     onSubmit: (_s, respond) => respond(0, `ID${++counter}`),
     stop: async () => {
       for (const s of smsc.sessions) s.destroy();
@@ -51,6 +56,13 @@ export async function startNpmSmsc(): Promise<NpmSmsc> {
     session.on('bind_transceiver', (pdu) => { smsc.binds.push(pdu); session.send(pdu.response({ system_id: 'NPMSMSC' })); });
     session.on('enquire_link', (pdu) => { if (smsc.answerEnquireLink) session.send(pdu.response()); });
     session.on('unbind', (pdu) => { session.send(pdu.response()); session.close(); });
+    session.on('query_sm', (pdu) => {
+      smsc.queries.push(pdu);
+      smsc.onQuery(pdu, (status, answer) => {
+        session.send(status ? pdu.response({ command_status: status })
+          : pdu.response({ message_id: pdu.message_id, final_date: answer?.final_date ?? '', message_state: answer?.message_state ?? 1, error_code: answer?.error_code ?? 0 }));
+      });
+    });
     session.on('submit_sm', (pdu) => {
       const received: Received = { pdu, raw: raw.get(pdu.sequence_number) ?? Buffer.alloc(0), session };
       smsc.submits.push(received);

@@ -4,7 +4,9 @@
 //   999 undelivered, 998 expired, 997 never a receipt, 996 submit refused (ESME_RINVDSTADR, permanent),
 //   anything else delivered.
 // Like a real SMSC it resends any deliver_sm (receipt or MO) whose deliver_sm_resp is missing, late or not OK,
-// so the ESME's at-least-once handling gets exercised.
+// so the ESME's at-least-once handling gets exercised. It answers query_sm for the messages it accepted (the last
+// 100,000): ENROUTE until dlrDelayMs has passed, then the receipt's state; a 997 message (whose receipt never
+// comes) is then DELIVERED, as when an SMSC's receipt is lost. An id it does not know gets ESME_RINVMSGID.
 import net from 'node:net';
 import { randomBytes, randomInt } from 'node:crypto';
 import { createSession, type Session } from '../smpp/session.ts';
@@ -12,6 +14,7 @@ import { responseTo } from '../smpp/codec.ts';
 import { MessageState, Npi, shortMessageDefaults, Status, Ton, type Pdu, type ShortMessageFields, type ShortMessagePdu } from '../smpp/pdu-types.ts';
 import { decodeShortMessage, segmentText } from '../smpp/segment.ts';
 import { silentLogger, type Logger } from '../smpp/logger.ts';
+import { normaliseMessageId } from '../smpp/receipt.ts';
 import { listen } from './listen.ts';
 
 export interface SimulatorOptions {
@@ -54,6 +57,9 @@ export function outcomeFor(destination: string): ReceiptOutcome {
   }
 }
 
+/** How many accepted messages query_sm can still find. */
+const REMEMBERED = 100_000;
+
 const RECEIPT = {
   delivered: { stat: 'DELIVRD', state: MessageState.DELIVERED, err: '000', dlvrd: '001' },
   undelivered: { stat: 'UNDELIV', state: MessageState.UNDELIVERABLE, err: '001', dlvrd: '000' },
@@ -92,6 +98,14 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   const outstanding = new Set<Outgoing>();
   let stopped = false;
   let port = options.port;
+  // Accepted messages by their id read as a hex number (as an ESME that kept them normalised sends them back).
+  const accepted = new Map<string, { finalAt: number; state: number }>();
+  const remember = (messageId: string, outcome: ReceiptOutcome): void => {
+    accepted.set(normaliseMessageId(messageId, 'hex'), {
+      finalAt: Date.now() + dlrDelayMs, state: outcome === 'none' ? MessageState.DELIVERED : RECEIPT[outcome as keyof typeof RECEIPT].state,
+    });
+    if (accepted.size > REMEMBERED) accepted.delete(accepted.keys().next().value!);
+  };
 
   const later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
@@ -165,9 +179,22 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         if (outcome === 'refused') return responseTo(pdu, Status.ESME_RINVDSTADR);
         const messageId = randomBytes(6).toString('hex').toUpperCase();
         if (outcome !== 'none' && (pdu.registeredDelivery & 0x03) !== 0) scheduleReceipt(conn, pdu, messageId, outcome);
+        remember(messageId, outcome);
         // At debug level every accepted submit is one line: tests count them across SMSC processes.
         log.debug({ id: messageId, to: pdu.destinationAddr }, 'simulator: submit_sm accepted');
         return responseTo(pdu, Status.ESME_ROK, messageId);
+      }
+      case 'query_sm': {
+        if (conn.bound !== 'transmitter' && conn.bound !== 'transceiver') return responseTo(pdu, Status.ESME_RINVBNDSTS);
+        const known = accepted.get(normaliseMessageId(pdu.messageId, 'hex'));
+        log.debug({ id: pdu.messageId, known: known !== undefined }, 'simulator: query_sm');
+        if (!known) return responseTo(pdu, Status.ESME_RINVMSGID);
+        const final = Date.now() >= known.finalAt;
+        return {
+          ...responseTo(pdu, Status.ESME_ROK), command: 'query_sm_resp', messageId: pdu.messageId,
+          finalDate: final ? `${new Date(known.finalAt).toISOString().replace(/[-:T]/g, '').slice(2, 14)}000+` : '',
+          messageState: final ? known.state : MessageState.ENROUTE, errorCode: 0,
+        } as Pdu;
       }
       default:
         return responseTo(pdu, Status.ESME_RINVCMDID);

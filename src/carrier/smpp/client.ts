@@ -53,8 +53,15 @@ export interface SmppClient {
    * Rejects with LinkError when the link fails under it: not bound within waitMs, connection lost, no response.
    */
   submit(fields: ShortMessageFields, tlvs?: OptionalParams, waitMs?: number): Promise<{ status: number; messageId: string }>;
+  /**
+   * Sends one query_sm (outside the TPS bucket: it is not a message) and resolves with the SMSC's answer; a
+   * generic_nack or a refusal comes back as its status. Rejects with LinkError when the link fails under it.
+   */
+  query(messageId: string, source: { ton: number; npi: number; addr: string }, waitMs?: number): Promise<QueryAnswer>;
   state(): SmppClientState;
 }
+
+export interface QueryAnswer { status: number; messageState: number; finalDate: string; errorCode: number }
 
 export function createSmppClient(options: SmppClientOptions): SmppClient {
   const log = options.logger ?? silentLogger;
@@ -228,6 +235,18 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
         const messageId = resp.command === 'submit_sm_resp' ? resp.messageId : '';
         return { status, messageId };
       }
+    },
+
+    async query(messageId, source, waitMs = 5_000) {
+      const session = await waitBound(waitMs);
+      if (!session) throw new LinkError(`not bound${lastError ? `: ${lastError}` : ''}`, 'not_bound');
+      const resp = await session.request({
+        command: 'query_sm', sequence: 0, status: 0, tlvs: {}, messageId, sourceAddrTon: source.ton, sourceAddrNpi: source.npi, sourceAddr: source.addr,
+      });
+      if (resp.command === 'query_sm_resp' && resp.status === Status.ESME_ROK) {
+        return { status: resp.status, messageState: resp.messageState, finalDate: resp.finalDate, errorCode: resp.errorCode };
+      }
+      return { status: resp.status === Status.ESME_ROK ? Status.ESME_RSYSERR : resp.status, messageState: 0, finalDate: '', errorCode: 0 };
     },
 
     state: () => ({

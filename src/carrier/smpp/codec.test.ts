@@ -29,6 +29,8 @@ const samples: Pdu[] = [
   { command: 'unbind', sequence: 7, status: 0, tlvs: {} },
   { command: 'unbind_resp', sequence: 7, status: 0, tlvs: {} },
   { command: 'generic_nack', sequence: 8, status: Status.ESME_RINVCMDID, tlvs: {} },
+  { command: 'query_sm', sequence: 9, status: 0, messageId: 'AB12', sourceAddrTon: 5, sourceAddrNpi: 0, sourceAddr: 'Tasman', tlvs: {} },
+  { command: 'query_sm_resp', sequence: 9, status: 0, messageId: 'AB12', finalDate: '261122100000000+', messageState: 2, errorCode: 0, tlvs: {} },
 ];
 
 describe('codec', () => {
@@ -92,6 +94,13 @@ describe('codec', () => {
     expect(() => decodePdu(noNul)).toThrow(MalformedPduError);
     const badTlv = Buffer.from('00000015' + '80000004' + '00000000' + '00000007' + '00' + '0427ff', 'hex');
     expect(() => decodePdu(badTlv)).toThrow(MalformedPduError);
+  });
+
+  it('encodes query_sm as the spec lays it out, and reads a refused query_sm_resp without a body', () => {
+    const bytes = encodePdu({ command: 'query_sm', sequence: 1, status: 0, messageId: 'A1', sourceAddrTon: 1, sourceAddrNpi: 1, sourceAddr: '614', tlvs: {} });
+    expect(bytes.toString('hex')).toBe(`00000019000000030000000000000001${Buffer.from('A1\0', 'latin1').toString('hex')}0101${Buffer.from('614\0', 'latin1').toString('hex')}`);
+    const refused = Buffer.from('0000001080000003000000670000000a', 'hex');
+    expect(decodePdu(refused)).toMatchObject({ command: 'query_sm_resp', status: Status.ESME_RQUERYFAIL, messageState: 0 });
   });
 
   it('classifies statuses', () => {

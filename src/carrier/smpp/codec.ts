@@ -131,6 +131,16 @@ export function decodePdu(buf: Buffer): Pdu {
       const messageId = r.done ? '' : r.cstring();
       return { ...base, command, messageId, tlvs: rest() };
     }
+    case 'query_sm': {
+      const messageId = r.cstring(), sourceAddrTon = r.u8(), sourceAddrNpi = r.u8(), sourceAddr = r.cstring();
+      return { ...base, command, messageId, sourceAddrTon, sourceAddrNpi, sourceAddr, tlvs: {} };
+    }
+    case 'query_sm_resp': {
+      // A refused query carries no body.
+      if (r.done) return { ...base, command, messageId: '', finalDate: '', messageState: 0, errorCode: 0, tlvs: {} };
+      const messageId = r.cstring(), finalDate = r.cstring(), messageState = r.u8(), errorCode = r.u8();
+      return { ...base, command, messageId, finalDate, messageState, errorCode, tlvs: {} };
+    }
     default:
       // enquire_link, unbind, their responses and generic_nack have no body; ignore stray octets.
       return { ...base, command: command as 'enquire_link', tlvs: {} };
@@ -157,6 +167,13 @@ function encodeBody(pdu: Pdu): Buffer {
       if (pdu.status !== 0) return Buffer.alloc(0);
       w.cstring(pdu.messageId, 65, 'message_id');
       break;
+    case 'query_sm':
+      w.cstring(pdu.messageId, 65, 'message_id').u8(pdu.sourceAddrTon).u8(pdu.sourceAddrNpi).cstring(pdu.sourceAddr, 21, 'source_addr');
+      return w.bytes();
+    case 'query_sm_resp':
+      if (pdu.status !== 0) return Buffer.alloc(0);
+      w.cstring(pdu.messageId, 65, 'message_id').cstring(pdu.finalDate, 17, 'final_date').u8(pdu.messageState).u8(pdu.errorCode);
+      return w.bytes();
     case 'unknown':
       return pdu.body;
     default:
@@ -210,6 +227,8 @@ export function responseTo(request: Pdu, status: number, messageId = ''): Pdu {
       return { ...base, command: `${request.command}_resp`, messageId };
     case 'enquire_link': case 'unbind':
       return { ...base, command: `${request.command}_resp` };
+    case 'query_sm':
+      return { ...base, command: 'query_sm_resp', messageId: request.messageId, finalDate: '', messageState: 0, errorCode: 0 };
     default:
       return { ...base, command: 'generic_nack' };
   }

@@ -7,6 +7,8 @@ export const CommandId = {
   bind_receiver_resp: 0x80000001,
   bind_transmitter: 0x00000002,
   bind_transmitter_resp: 0x80000002,
+  query_sm: 0x00000003,
+  query_sm_resp: 0x80000003,
   submit_sm: 0x00000004,
   submit_sm_resp: 0x80000004,
   deliver_sm: 0x00000005,
@@ -191,6 +193,26 @@ export interface EmptyPdu extends Header {
   command: 'enquire_link' | 'enquire_link_resp' | 'unbind' | 'unbind_resp' | 'generic_nack';
 }
 
+/** query_sm: the state of a message the SMSC accepted, named by its id and the submit's source address. */
+export interface QuerySmPdu extends Header {
+  command: 'query_sm';
+  messageId: string;
+  sourceAddrTon: number;
+  sourceAddrNpi: number;
+  sourceAddr: string;
+}
+
+export interface QuerySmRespPdu extends Header {
+  command: 'query_sm_resp';
+  messageId: string;
+  /** YYMMDDhhmmsstnnp when the message reached a final state, else ''. */
+  finalDate: string;
+  /** MessageState. */
+  messageState: number;
+  /** The network error code, 0 when none. */
+  errorCode: number;
+}
+
 /** A well-framed PDU whose command we do not implement; kept so it can be nacked with its sequence. */
 export interface UnknownPdu extends Header {
   command: 'unknown';
@@ -198,7 +220,7 @@ export interface UnknownPdu extends Header {
   body: Buffer;
 }
 
-export type Pdu = BindPdu | BindRespPdu | ShortMessagePdu | MessageRespPdu | EmptyPdu | UnknownPdu;
+export type Pdu = BindPdu | BindRespPdu | ShortMessagePdu | MessageRespPdu | QuerySmPdu | QuerySmRespPdu | EmptyPdu | UnknownPdu;
 
 export const shortMessageDefaults = (): ShortMessageFields => ({
   serviceType: '', sourceAddrTon: 0, sourceAddrNpi: 0, sourceAddr: '', destAddrTon: 0, destAddrNpi: 0,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { normaliseMessageId, parseReceipt, parseReceiptDate, parseReceiptText, isReceiptEsmClass } from './receipt.ts';
+import { normaliseMessageId, parseReceipt, parseReceiptDate, parseReceiptText, isReceiptEsmClass, queryMessageId, receiptFromQuery } from './receipt.ts';
 import { shortMessageDefaults, type OptionalParams, type ShortMessagePdu } from './pdu-types.ts';
 
 const receipt = (text: string, tlvs: OptionalParams = {}, dataCoding = 0): ShortMessagePdu => ({
@@ -93,5 +93,20 @@ describe('normaliseMessageId', () => {
       expect(normaliseMessageId(hex, 'hex')).toBe(normaliseMessageId(dec, 'decimal'));
       expect(normaliseMessageId(hex, 'hex')).toBe(normaliseMessageId(hex.toLowerCase(), 'hex'));
     }));
+  });
+});
+
+describe('query_sm ids and answers', () => {
+  it('names a stored id in the form the SMSC gave it', () => {
+    expect(queryMessageId(normaliseMessageId('00FF0A', 'hex'), 'hex')).toBe('FF0A');
+    expect(queryMessageId(normaliseMessageId('12345', 'decimal'), 'decimal')).toBe('12345');
+    expect(queryMessageId(normaliseMessageId('msg-7', 'string'), 'string')).toBe('msg-7');
+  });
+
+  it('reads a query_sm_resp as a receipt: final states are final, ENROUTE is not', () => {
+    expect(receiptFromQuery('1', { messageState: 5, finalDate: '261122103000000+', errorCode: 12 })).toEqual({
+      smscMessageId: '1', state: 'undelivered', final: true, errorCode: '012', doneAt: new Date('2026-11-22T10:30:00Z'),
+    });
+    expect(receiptFromQuery('1', { messageState: 1, finalDate: '', errorCode: 0 })).toMatchObject({ state: 'enroute', final: false, doneAt: null });
   });
 });

@@ -130,3 +130,24 @@ export function parseReceipt(pdu: ShortMessagePdu, idBase: IdBase = 'auto'): Rec
     doneAt: parseReceiptDate(text.doneDate),
   };
 }
+
+/**
+ * The id to name in query_sm for a stored (normalised) id: the form the SMSC gave it, as far as normalisation
+ * kept it. 'hex' ids go back as upper-case hex (leading zeros, if the SMSC wrote any, are not kept: SMSCs read
+ * their ids as numbers); 'decimal' ids as decimal; 'string' ids as stored (lower case). 'auto' cannot say which
+ * base an all-digit id had, so query_sm needs an explicit submit_id_base (carriers-config.ts checks it).
+ */
+export function queryMessageId(stored: string, base: IdBase): string {
+  if (base === 'hex' && /^[0-9]+$/.test(stored)) return BigInt(stored).toString(16).toUpperCase();
+  return stored;
+}
+
+/** A query_sm_resp's answer as a Receipt (final or not); final_date is YYMMDDhhmmss plus tenths and zone. */
+export function receiptFromQuery(smscMessageId: string, answer: { messageState: number; finalDate: string; errorCode: number }): Receipt {
+  const state = stateFromMessageState(answer.messageState);
+  return {
+    smscMessageId, state, final: FINAL_STATES.has(state),
+    errorCode: answer.errorCode === 0 ? null : String(answer.errorCode).padStart(3, '0'),
+    doneAt: parseReceiptDate(answer.finalDate.slice(0, 12)),
+  };
+}

@@ -7,7 +7,7 @@ import { LinkError } from './errors.ts';
 import { isPermanentStatus, Npi, shortMessageDefaults, Status, statusName, Ton, type ShortMessagePdu } from './pdu-types.ts';
 import { decodeShortMessage, segmentText, type ConcatRefBits, type EncodedMessage } from './segment.ts';
 import { createConcatRefs } from './concat-ref.ts';
-import { isReceiptEsmClass, normaliseMessageId, parseReceipt, type IdBase } from './receipt.ts';
+import { isReceiptEsmClass, normaliseMessageId, parseReceipt, queryMessageId, receiptFromQuery, type IdBase } from './receipt.ts';
 import type { InboundDefaultAlphabet } from './encoding.ts';
 import { silentLogger } from './logger.ts';
 
@@ -34,6 +34,8 @@ export interface SmppCarrierOptions extends Omit<SmppClientOptions, 'onDeliver' 
   name?: string;
   /** validity_period on every submit, in hours (SMPP relative time); the SMSC gives up after it. Default 48. */
   validityHours?: number;
+  /** The SMSC answers query_sm: messages without a receipt this long after their submit are queried. */
+  querySmAfterMs?: number;
 }
 
 /** An SMPP relative time (YYMMDDhhmmsstnnR) of `hours`, e.g. 48 → "000002000000000R". */
@@ -72,9 +74,19 @@ export interface CarrierStatus {
   binds: BindStatus[];
 }
 
+/**
+ * What a query_sm found: `final` (the state was applied as a receipt would be), `pending` (not final yet: ask
+ * again later), or `error` (refused, unknown id, link down: the expiry job ends the message if nothing else does).
+ */
+export type QueryOutcome = { outcome: 'final' | 'pending'; state: string } | { outcome: 'error'; error: string };
+
 /** The Carrier port over SMPP, with the per-bind view the carrier set and operators read. */
 export interface SmppCarrier extends Carrier {
   readonly name: string;
+  /** Asks the SMSC for the state of a message it accepted (query_sm); a final state goes to onReceipt. */
+  queryReceipt(ref: { smscMessageId: string; from: string }): Promise<QueryOutcome>;
+  /** When messages without a receipt are queried (null: the SMSC does not answer query_sm). */
+  readonly querySm: { afterMs: number; validityMs: number } | null;
   status(): CarrierStatus;
   available(): boolean;
 }
@@ -181,8 +193,27 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
     return { ok: true, smscMessageId: ids[0] ?? '', ...(ids.length > 1 ? { segmentIds: ids } : {}), carrier: carrierName, bind: bind.index };
   }
 
+  async function queryReceipt(ref: { smscMessageId: string; from: string }): Promise<QueryOutcome> {
+    if (!handlers) throw new Error('carrier not started');
+    const bind = pool.pick();
+    let answer;
+    try {
+      answer = await bind.client.query(queryMessageId(ref.smscMessageId, submitBase), sourceAddress(ref.from), options.submitWaitMs);
+    } catch (err) {
+      return { outcome: 'error', error: (err as Error).message };
+    }
+    if (answer.status !== Status.ESME_ROK) return { outcome: 'error', error: `SMSC refused query_sm: ${statusName(answer.status)}` };
+    const receipt = receiptFromQuery(ref.smscMessageId, answer);
+    if (!receipt.final) return { outcome: 'pending', state: receipt.state };
+    // Applied exactly as a receipt from this carrier: the message's final status, its receipt record, the webhook.
+    await handlers.onReceipt({ ...receipt, carrier: carrierName });
+    return { outcome: 'final', state: receipt.state };
+  }
+
   return {
     name: carrierName,
+    queryReceipt,
+    querySm: options.querySmAfterMs ? { afterMs: options.querySmAfterMs, validityMs: (options.validityHours ?? 48) * 3_600_000 } : null,
     async start(h) {
       handlers = h;
       await pool.start(options.startWaitMs);
