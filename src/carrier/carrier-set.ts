@@ -1,9 +1,10 @@
 // Several carriers behind the one Carrier port: each message is routed (routes.ts) to the first of its route's
 // carriers that is available, so the dispatcher neither knows nor cares how many SMSCs there are. Failover is
 // that choice: a carrier with no bind up, or refusing with system errors for longer than its failoverAfterMs,
-// is passed over, and once it is back new messages go to it again. A submit is never sent to two carriers:
-// only a carrier that could not have received it (not bound) is followed by the next; every other failure goes
-// back to the dispatcher, whose retry routes afresh.
+// is passed over, and once it is back new messages go to it again. A submit is never accepted by two carriers:
+// only a carrier that did not take it (not bound, or refused with ESME_RSYSERR) is followed by the next; every
+// other failure goes back to the dispatcher, whose retry routes afresh. A carrier refusing with system errors is sent one trial
+// message every failoverAfterMs (smpp-carrier.ts routable), so its recovery is seen.
 import type { Carrier, CarrierHandlers, CarrierHealth, SubmitRequest, SubmitResult } from './carrier.ts';
 import { chooseRoute, routedCountries, type RouteRule } from './routes.ts';
 import type { CarrierStatus, QueryOutcome, SmppCarrier } from './smpp/smpp-carrier.ts';
@@ -40,7 +41,7 @@ export function createCarrierSet(options: { carriers: SmppCarrier[]; routes: Rou
   function candidates(request: SubmitRequest): SmppCarrier[] {
     const listed = chooseRoute(routes, { to: request.to, from: request.from, accountId: request.accountId }).carriers
       .map((id) => byId.get(id)).filter((c): c is SmppCarrier => c !== undefined);
-    const available = listed.filter((c) => c.available());
+    const available = listed.filter((c) => c.routable());
     return available.length > 0 ? available : listed;
   }
 
@@ -49,8 +50,10 @@ export function createCarrierSet(options: { carriers: SmppCarrier[]; routes: Rou
     let result: SubmitResult | undefined;
     for (const carrier of tried) {
       result = await carrier.submit(request);
-      // not_bound: this carrier never had the message, so the next may take it without any risk of a duplicate.
-      if (result.ok || result.errorCode !== 'not_bound' || result.partial) return result;
+      // not_bound: this carrier never had the message; ESME_RSYSERR: its SMSC answered that it did not take it (the
+      // carrier may be failing, or this was its trial message). Either way the next may take it without any risk
+      // of a duplicate. Any other failure (a lost answer above all) goes back to the queue.
+      if (result.ok || result.partial || (result.errorCode !== 'not_bound' && result.errorCode !== 'ESME_RSYSERR')) return result;
     }
     return result ?? { ok: false, permanent: false, errorCode: 'no_route', message: 'no carrier on this message\'s route' };
   }

@@ -32,7 +32,7 @@ async function tasmanWith(doc: object): Promise<TestApp> {
   const t = await createTestApp({ TASMAN_CARRIERS: file, ...PASSWORD_ENV }, { workers: true });
   cleanups.push(() => t.close());
   // Start-up waits a while for the carriers, not for every bind: one still binding would be passed over.
-  await until(async () => t.services.carriers!.view().carriers.every((c) => c.binds.every((b) => b.state === 'bound')), (up) => up, 'every bind bound');
+  await until(async () => t.services.carriers!.view().carriers, (cs) => cs.every((c) => c.binds.every((b) => b.state === 'bound')), 'every bind bound');
   return Object.assign(t, { file });
 }
 

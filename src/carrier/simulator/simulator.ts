@@ -181,7 +181,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         if (outcome !== 'none' && (pdu.registeredDelivery & 0x03) !== 0) scheduleReceipt(conn, pdu, messageId, outcome);
         remember(messageId, outcome);
         // At debug level every accepted submit is one line: tests count them across SMSC processes.
-        log.debug({ id: messageId, to: pdu.destinationAddr }, 'simulator: submit_sm accepted');
+        log.debug({ id: messageId, to: pdu.destinationAddr, port }, 'simulator: submit_sm accepted');
         return responseTo(pdu, Status.ESME_ROK, messageId);
       }
       case 'query_sm': {

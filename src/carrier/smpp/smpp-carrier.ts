@@ -89,6 +89,8 @@ export interface SmppCarrier extends Carrier {
   readonly querySm: { afterMs: number; validityMs: number } | null;
   status(): CarrierStatus;
   available(): boolean;
+  /** available(), or refusing but due its trial message (then counted as taken): what routing asks. */
+  routable(): boolean;
 }
 
 const failure = (permanent: boolean, errorCode: string, message: string): Failure =>
@@ -131,7 +133,19 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
   const pool = createBindPool({ ...options, onDeliver });
   const failoverAfterMs = options.failoverAfterMs ?? 30_000;
   let systemErrorsSince: number | null = null;
-  const available = () => pool.bound() && (systemErrorsSince === null || Date.now() - systemErrorsSince < failoverAfterMs);
+  let lastTrialAt = 0;
+  const refusing = () => systemErrorsSince !== null && Date.now() - systemErrorsSince >= failoverAfterMs;
+  const available = () => pool.bound() && !refusing();
+  // A refusing carrier gets no messages, so nothing would ever show it has recovered: one message every
+  // failoverAfterMs is let through as a trial. Accepted, the carrier is available again; refused, the message
+  // goes back to the queue (a retry), and is routed afresh.
+  const routable = (): boolean => {
+    if (!pool.bound()) return false;
+    if (!refusing()) return true;
+    if (Date.now() - lastTrialAt < failoverAfterMs) return false;
+    lastTrialAt = Date.now();
+    return true;
+  };
 
   async function submit(request: SubmitRequest): Promise<SubmitResult> {
     let encoded: EncodedMessage;
@@ -221,6 +235,7 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
     submit,
     health: () => pool.health(),
     available,
+    routable,
     status: () => ({
       id: carrierName, address: `${options.host}:${options.port}`, state: pool.bound() ? 'bound' : 'down', available: available(),
       systemErrorsSince: systemErrorsSince === null ? null : new Date(systemErrorsSince).toISOString(), binds: pool.status(),

@@ -1,0 +1,35 @@
+// The npm `smpp` server as an SMSC in a process of its own, for tests that kill it (SIGKILL) mid-stream. Every
+// submit_sm it accepts is written to stdout synchronously *before* its submit_sm_resp, as `SUBMIT <to> <id>`: a
+// line missing means the ESME cannot have had the answer, so a test can account for every message exactly even
+// when the process dies. A receipt (DELIVRD) follows each accepted submit that asked for one.
+// Env: SMSC_PORT (0 picks one; printed as `LISTENING <port>`), SMSC_SYSERR_FILE (while that file exists,
+// every submit_sm is refused with ESME_RSYSERR: an SMSC in trouble).
+import { existsSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import smpp from 'smpp';
+
+const prefix = randomBytes(2).toString('hex').toUpperCase();
+let counter = 0;
+const server = smpp.createServer({}, (session) => {
+  session.on('error', () => {});
+  session.on('bind_transceiver', (pdu) => session.send(pdu.response({ system_id: 'NPMSMSC' })));
+  session.on('enquire_link', (pdu) => session.send(pdu.response()));
+  session.on('unbind', (pdu) => { session.send(pdu.response()); session.close(); });
+  session.on('submit_sm', (pdu) => {
+    if (process.env.SMSC_SYSERR_FILE && existsSync(process.env.SMSC_SYSERR_FILE)) {
+      writeSync(1, `SYSERR ${pdu.destination_addr}\n`);
+      session.send(pdu.response({ command_status: 0x08 }));
+      return;
+    }
+    const id = `${prefix}${(++counter).toString(16).toUpperCase()}`;
+    writeSync(1, `SUBMIT ${pdu.destination_addr} ${id}\n`);
+    session.send(pdu.response({ message_id: id }));
+    if (pdu.registered_delivery) {
+      session.deliver_sm({
+        source_addr: pdu.destination_addr, destination_addr: pdu.source_addr, esm_class: 0x04, receipted_message_id: id, message_state: 2,
+        short_message: `id:${id} sub:001 dlvrd:001 submit date:2611220000 done date:2611220000 stat:DELIVRD err:000 text:`,
+      });
+    }
+  });
+});
+server.listen(Number(process.env.SMSC_PORT ?? 0), '127.0.0.1', () => writeSync(1, `LISTENING ${server.address().port}\n`));

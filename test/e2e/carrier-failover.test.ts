@@ -1,0 +1,163 @@
+// Failover between carriers whose SMSCs are processes of their own (issue 15): one is killed with SIGKILL while
+// 2,000 messages go out and restarted on its port; one refuses everything with ESME_RSYSERR for longer than its
+// failover_after_seconds and then recovers. And `tasman simulator` with SIM_CARRIERS=2 serves two carriers at once.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { admin, call, createAccount, mobile } from '../support/factories.ts';
+import { rows } from '../../src/platform/db/client.ts';
+import { pollUntil } from '../support/poll.ts';
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface SmscProcess { port: number; lines: string[]; kill(signal?: NodeJS.Signals): Promise<void> }
+
+/** A child process that prints a line matching `ready` (with the port in its first group) once it listens. */
+async function child(args: string[], env: Record<string, string>, ready: RegExp, lines: string[] = []): Promise<SmscProcess> {
+  const proc = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => { if (proc.exitCode === null && proc.signalCode === null) { proc.kill(signal); await exited; } };
+  cleanups.push(() => stop('SIGKILL'));
+  createInterface({ input: proc.stdout }).on('line', (l) => lines.push(l));
+  const line = await pollUntil(async () => lines.find((l) => ready.test(l)), Boolean, `${args.join(' ')} listening`, 30_000);
+  return { port: Number(ready.exec(line!)![1]), lines, kill: stop };
+}
+
+const npmSmscScript = fileURLToPath(new URL('../carrier/npm-smsc-process.mjs', import.meta.url));
+const npmSmsc = (env: Record<string, string> = {}, lines?: string[]) => child([npmSmscScript], { SMSC_PORT: '0', ...env }, /^LISTENING (\d+)$/, lines);
+
+async function tasmanWith(doc: object): Promise<TestApp> {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'tasman-failover-')), 'carriers.json');
+  writeFileSync(file, JSON.stringify(doc));
+  const t = await createTestApp({ TASMAN_CARRIERS: file, CARRIER_PW: 'pw' }, { workers: true });
+  cleanups.push(() => t.close());
+  await pollUntil(async () => t.services.carriers!.view().carriers, (cs) => cs.every((c) => c.state === 'bound'), 'every carrier bound');
+  return t;
+}
+
+const carrier = (id: string, port: number, extra: Record<string, unknown> = {}) =>
+  ({ id, host: '127.0.0.1', port, system_id: 'tasman', password_env: 'CARRIER_PW', window: 20, tps: 300, ...extra });
+
+interface Row { id: string; status: string; smsc_carrier: string | null; smsc_message_id: string | null; recipient: string }
+const messagesOf = (t: TestApp, accountId: string) => rows<Row>(t.services.db, sql`
+  select id, status, smsc_carrier, smsc_message_id, recipient from messages where account_id = ${accountId}`);
+
+async function sendMany(t: TestApp, key: string, count: number, message: string): Promise<string[]> {
+  const recipients = new Set<string>();
+  while (recipients.size < count) recipients.add(mobile());
+  const list = [...recipients];
+  for (let i = 0; i < count; i += 1000) {
+    expect((await call(t.app, key, 'POST', '/send-batch', { recipients: list.slice(i, i + 1000), message })).status).toBe(200);
+  }
+  return list;
+}
+
+/** `SUBMIT <to> <id>` lines of an npm SMSC process: every submit it accepted (written before its answer). */
+const submits = (lines: string[]) => lines.filter((l) => l.startsWith('SUBMIT ')).map((l) => { const [, to, id] = l.split(' '); return { to: `+${to}`, id: id! }; });
+
+describe('failover between SMSC processes', () => {
+  it('2,000 messages with the primary SMSC process SIGKILLed and restarted: each accepted once, by the SMSC its row names; all end final', { timeout: 300_000 }, async () => {
+    const primaryLines: string[] = [];
+    let primary = await npmSmsc({}, primaryLines);
+    const port = primary.port;
+    const backup = await npmSmsc();
+    const t = await tasmanWith({ carriers: [carrier('primary', port), carrier('backup', backup.port)] });
+    const total = 2000;
+    const a = await createAccount(t.app, { credits: total + 10 });
+    await sendMany(t, a.apiKey, total, 'failover');
+
+    await pollUntil(async () => submits(primaryLines).length, (n) => n >= 300, 'the primary taking messages');
+    await primary.kill('SIGKILL');
+    const killedAt = submits(primaryLines).length;
+    await pollUntil(async () => submits(backup.lines).length, (n) => n >= 300, 'the backup taking over');
+    primary = await npmSmsc({ SMSC_PORT: String(port) }, primaryLines);
+    await pollUntil(async () => t.services.carriers!.view().carriers[0]!.available, Boolean, 'the primary bound again', 90_000);
+    // Back: new messages go to the primary again.
+    const late = await sendMany(t, a.apiKey, 3, 'after');
+    const done = await pollUntil(() => messagesOf(t, a.accountId), (m) => m.length === total + 3 && m.every((x) => x.status !== 'queued'), 'every submit', 180_000);
+    expect(done.filter((m) => late.includes(m.recipient)).map((m) => m.smsc_carrier)).toEqual(['primary', 'primary', 'primary']);
+
+    // Every message was accepted by the SMSC its row names, with the id its row holds.
+    const byCarrier = { primary: submits(primaryLines), backup: submits(backup.lines) };
+    for (const m of done) {
+      const at = byCarrier[m.smsc_carrier as 'primary' | 'backup'];
+      expect(at.some((s) => s.to === m.recipient && BigInt(`0x${s.id}`).toString() === m.smsc_message_id), `${m.recipient} at ${m.smsc_carrier}`).toBe(true);
+    }
+    // Once: the only second submits are those the killed primary accepted and whose answer the SIGKILL lost (it
+    // wrote the line, then died before the answer left): SMPP cannot tell those apart from a refusal. They are at
+    // most the window's worth in flight at the kill, and none was submitted twice to the same SMSC.
+    const seen = new Map<string, number>();
+    for (const s of [...byCarrier.primary, ...byCarrier.backup]) seen.set(s.to, (seen.get(s.to) ?? 0) + 1);
+    const twice = [...seen].filter(([, n]) => n > 1).map(([to]) => to);
+    expect(twice.length).toBeLessThanOrEqual(20);
+    const beforeKill = new Set(byCarrier.primary.slice(0, killedAt).map((s) => s.to));
+    for (const to of twice) {
+      expect(beforeKill.has(to), `${to} submitted twice`).toBe(true);
+      expect(done.find((m) => m.recipient === to)!.smsc_carrier).toBe('backup');
+    }
+    expect(new Set(byCarrier.primary.map((s) => s.to)).size).toBe(byCarrier.primary.length);
+    expect(new Set(byCarrier.backup.map((s) => s.to)).size).toBe(byCarrier.backup.length);
+    expect(seen.size).toBe(total + 3);
+
+    // Receipts lost with the killed SMSC end through the expiry path: every message ends final.
+    const final = await pollUntil(async () => {
+      await t.services.receipts.expireOverdue(new Date(Date.now() + 100 * 3_600_000));
+      return messagesOf(t, a.accountId);
+    }, (m) => m.every((x) => x.status === 'delivered' || x.status === 'failed'), 'every message final', 120_000, 500);
+    expect(final.filter((m) => m.status === 'delivered').length).toBeGreaterThan(total / 2);
+  });
+
+  it('an SMSC refusing with ESME_RSYSERR for longer than failover_after_seconds is passed over, and used again once it recovers', { timeout: 300_000 }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tasman-syserr-'));
+    const syserr = path.join(dir, 'refusing');
+    writeFileSync(syserr, '');
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const primary = await npmSmsc({ SMSC_SYSERR_FILE: syserr });
+    const backup = await npmSmsc();
+    const t = await tasmanWith({ carriers: [carrier('primary', primary.port, { failover_after_seconds: 2 }), carrier('backup', backup.port)] });
+    const a = await createAccount(t.app, { credits: 100 });
+    const refused = () => primary.lines.filter((l) => l.startsWith('SYSERR')).length;
+
+    // Bound but refusing: the first messages are refused (and retried, backing off); after 2 s the primary is
+    // passed over but for its trial message every 2 s, so a retry may be refused again and wait longer.
+    const first = await sendMany(t, a.apiKey, 10, 'while refusing');
+    await pollUntil(async () => t.services.carriers!.view().carriers[0]!, (c) => !c.available && c.state === 'bound', 'the primary unavailable', 30_000);
+    expect(refused()).toBeGreaterThan(0);
+    const done = await pollUntil(() => messagesOf(t, a.accountId), (m) => m.every((x) => x.status === 'sent' || x.status === 'delivered'), 'the first ten sent', 150_000);
+    expect(done.map((m) => m.smsc_carrier)).toEqual(first.map(() => 'backup'));
+    const view = await admin(t.app, 'GET', '/admin/carriers');
+    expect((view.body.carriers as unknown[])[0]).toMatchObject({ id: 'primary', state: 'bound', available: false, system_errors_since: expect.any(String) });
+
+    // It recovers: a trial message (one every failover_after_seconds) finds it accepting, and it takes messages again.
+    rmSync(syserr);
+    await pollUntil(async () => {
+      await sendMany(t, a.apiKey, 1, 'probing');
+      return t.services.carriers!.view().carriers[0]!.available;
+    }, Boolean, 'the primary available again', 60_000, 1_000);
+    const later = await sendMany(t, a.apiKey, 5, 'after recovery');
+    const after = await pollUntil(() => messagesOf(t, a.accountId), (m) => later.every((to) => m.find((x) => x.recipient === to)?.smsc_carrier), 'the later five sent', 60_000);
+    expect(later.map((to) => after.find((x) => x.recipient === to)!.smsc_carrier)).toEqual(later.map(() => 'primary'));
+  });
+
+  it('`tasman simulator` with SIM_CARRIERS=2 serves two carriers from one process', { timeout: 120_000 }, async () => {
+    const bin = fileURLToPath(new URL('../../bin/tasman.js', import.meta.url));
+    const sim = await child([bin, 'simulator'], { SIM_CARRIERS: '2', SIM_PORT: '0', SIM_CONTROL_PORT: '0', SIM_DLR_DELAY_MS: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, /"smscs":\{"sim1":"127\.0\.0\.1:(\d+)"/);
+    const second = Number(/"sim2":"127\.0\.0\.1:(\d+)"/.exec(sim.lines.find((l) => l.includes('"smscs"'))!)![1]);
+    expect(second).not.toBe(sim.port);
+    const t = await tasmanWith({ carriers: [carrier('au', sim.port), carrier('nz', second)], routes: [{ country: 'NZ', carriers: ['nz'] }, { carriers: ['au'] }] });
+    const a = await createAccount(t.app, { credits: 10 });
+    const nz = `+6421${mobile().slice(-7)}`;
+    for (const to of [mobile(), nz]) expect((await call(t.app, a.apiKey, 'POST', '/send', { to, message: 'two SMSCs' })).status).toBe(200);
+    const done = await pollUntil(() => messagesOf(t, a.accountId), (m) => m.length === 2 && m.every((x) => x.status === 'delivered'), 'both delivered');
+    expect(done.map((m) => [m.recipient === nz ? 'nz' : 'au', m.smsc_carrier])).toEqual(expect.arrayContaining([['au', 'au'], ['nz', 'nz']]));
+  });
+});
