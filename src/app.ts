@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { lazyChild, unredacted, type Logger } from './platform/logger.ts';
 import type { Services } from './compose.ts';
 import { uuidv7 } from './platform/ids.ts';
-import { guardInput, registerErrorHandling } from './platform/http/errors.ts';
+import { frameworkErrors, guardInput, registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { requireApiKey } from './platform/http/auth.ts';
 import { markApiKeyRoutes, registerRouteRegistry } from './platform/http/route-registry.ts';
@@ -82,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : uuidv7();
     },
     bodyLimit: BODY_LIMIT,
+    frameworkErrors,
     trustProxy: trustProxyOption(deps.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
     // One line per request, written when it ends (below), instead of Fastify's two.
@@ -159,7 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Public opt-out link pages (no API key, HTML, their own per-address limit).
   await app.register(optoutLinkRoutes, { services: deps.services });
   await app.register(async (scope) => {
-    markApiKeyRoutes(scope);
+    markApiKeyRoutes(scope, permissionFor);
     requireApiKey(scope, {
       authenticate: deps.services.authenticate, limiter: deps.limiter,
       sessions: { cookie: USER_COOKIE, authenticate: deps.services.sessions.authenticate, permissionFor },

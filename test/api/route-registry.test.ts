@@ -99,3 +99,15 @@ describe('route contracts (config.contract)', () => {
     }
   });
 });
+
+describe('codes answered before any route runs', () => {
+  it('are codes of the union in the error body (a malformed path, an over-long path parameter), at Fastify\'s status', async () => {
+    const badUrl = await t.app.inject({ method: 'DELETE', url: '/keys/%E0%A4%A' });
+    expect(badUrl.statusCode).toBe(400);
+    expect(badUrl.json()).toEqual({ error: expect.any(String), code: 'bad_request' });
+    expect(badUrl.headers['x-request-id']).toBeTruthy();
+    const long = await t.app.inject({ method: 'DELETE', url: `/admin/accounts/${'a'.repeat(200)}/keys/x` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ error: expect.any(String), code: 'bad_request' });
+  });
+});

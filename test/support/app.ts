@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { compose, type Services, type SimulatorHandle } from '../../src/compose.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createScratchDatabase, testDatabaseUrl } from './scratch-db.ts';
+import { auditErrors } from './documented-errors.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -52,6 +53,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const composed = await compose(config, {
     roles: { api: true, workers: options.workers ?? false }, logger: false, adminToken: ADMIN_TOKEN, poolSize: 10, now: options.now,
   });
+  if (process.env.TASMAN_AUDIT_ERRORS) auditErrors(composed.app, process.env.TASMAN_AUDIT_ERRORS);
   return {
     app: composed.app, services: composed.services, simulator: composed.simulator, config,
     async close() {

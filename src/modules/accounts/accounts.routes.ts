@@ -3,7 +3,7 @@ import { emptyBodyIsObject, Ok } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { CreateKey, KeyCreated, KeyList } from '../keys/keys.schemas.ts';
 import {
-  AccountIdParams, AccountList, subAccountContract, AccountResponse, Balance, CloseResult, CreateSubAccount,
+  AccountIdParams, AccountList, subAccountContract, subAccountWriteContract, AccountResponse, Balance, CloseResult, CreateSubAccount,
   KeyParams, PatchResult, PatchSubAccount, SubAccountCreated, TransferRequest, TransferResult,
 } from './accounts.schemas.ts';
 
@@ -37,12 +37,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => accounts.get(request.actor, request.params.id));
 
   app.patch('/account/:id', {
-    config: { contract: subAccountContract({ sample: { body: { business_name: 'Renamed', inherit_parent_senders: true } }, errors: ['not_managed_by_parent', 'email_taken'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: { business_name: 'Renamed', inherit_parent_senders: true } }, errors: ['email_taken'] }), scope: 'manage' },
     schema: { tags, summary: 'Change a sub-account\'s settings', params: AccountIdParams, body: PatchSubAccount, response: { 200: PatchResult } },
   }, async (request) => accounts.patch(request.actor, request.params.id, request.body));
 
   app.delete('/account/:id', {
-    config: { contract: subAccountContract(), scope: 'manage' },
+    config: { contract: subAccountWriteContract(), scope: 'manage' },
     schema: { tags, summary: 'Close a sub-account: keys revoked, credits and numbers back to the parent', params: AccountIdParams, response: { 200: CloseResult } },
   }, async (request) => accounts.close(request.actor, request.params.id));
 
@@ -52,12 +52,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => accounts.balance(request.actor, request.params.id));
 
   app.post('/account/:id/credits/allocate', {
-    config: { contract: subAccountContract({ sample: { body: { amount: 1 } }, errors: ['insufficient_credits'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: { amount: 1 } }, errors: ['insufficient_credits'] }), scope: 'manage' },
     schema: { tags, summary: 'Move credits from the parent to the sub-account', params: AccountIdParams, body: TransferRequest, response: { 200: TransferResult } },
   }, async (request) => accounts.transfer(request.actor, request.params.id, request.body.amount, 'allocate'));
 
   app.post('/account/:id/credits/recall', {
-    config: { contract: subAccountContract({ sample: { body: { amount: 1 } }, errors: ['insufficient_credits'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: { amount: 1 } }, errors: ['insufficient_credits'] }), scope: 'manage' },
     schema: { tags, summary: 'Move credits from the sub-account back to the parent', params: AccountIdParams, body: TransferRequest, response: { 200: TransferResult } },
   }, async (request) => accounts.transfer(request.actor, request.params.id, request.body.amount, 'recall'));
 
@@ -67,13 +67,13 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => accountKeys.list(request.actor, request.params.id));
 
   app.post('/account/:id/key', {
-    config: { contract: subAccountContract({ sample: { body: { name: 'new' } } }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: { name: 'new' } } }), scope: 'manage' },
     preValidation: emptyBodyIsObject,
     schema: { tags, summary: 'Issue an API key for a sub-account', params: AccountIdParams, body: CreateKey, response: { 201: KeyCreated } },
   }, async (request, reply) => reply.status(201).send(await accountKeys.create(request.actor, request.params.id, request.body)));
 
   app.delete('/account/:id/key/:keyId', {
-    config: { contract: subAccountContract(), scope: 'manage' },
+    config: { contract: subAccountWriteContract(), scope: 'manage' },
     schema: { tags, summary: 'Revoke a sub-account\'s API key', params: KeyParams, response: { 200: Ok } },
   }, async (request) => accountKeys.revoke(request.actor, request.params.id, request.params.keyId));
 };

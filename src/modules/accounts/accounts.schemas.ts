@@ -94,3 +94,8 @@ export const TransferResult = Type.Object({
 export const subAccountContract = (contract: RouteContract = {}): RouteContract => ({
   ...contract, errors: ['hierarchy_not_enabled', 'not_found', ...(contract.errors ?? [])],
 });
+
+/** A change to one sub-account: also refused 403 when the sub-account manages itself (loadManagedAccount's write). */
+export const subAccountWriteContract = (contract: RouteContract = {}): RouteContract => subAccountContract({
+  ...contract, errors: ['not_managed_by_parent', ...(contract.errors ?? [])],
+});

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { emptyBodyIsObject } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
-import { AccountIdParams, subAccountContract } from '../accounts/accounts.schemas.ts';
+import { AccountIdParams, subAccountContract, subAccountWriteContract } from '../accounts/accounts.schemas.ts';
 import {
   Assigned, AvailableList, AvailableQuery, GroupNumberList, MoveRequest, NumberList, PurchaseRequest, Purchased, Recalled,
 } from './numbers.schemas.ts';
@@ -41,12 +41,12 @@ export const numberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   }, async (request) => numbers.forAccount(request.actor, request.params.id));
 
   app.post('/account/:id/numbers/assign', {
-    config: { contract: subAccountContract({ sample: { body: { numbers: ['+61412345678'] } }, errors: ['invalid_number', 'number_unavailable'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: { numbers: ['+61412345678'] } }, errors: ['invalid_number', 'number_unavailable'] }), scope: 'manage' },
     schema: { tags, summary: 'Move the parent\'s numbers to a sub-account', params: AccountIdParams, body: MoveRequest, response: { 200: Assigned } },
   }, async (request) => numbers.assign(request.actor, request.params.id, request.body.numbers));
 
   app.post('/account/:id/numbers/recall', {
-    config: { contract: subAccountContract({ sample: { body: { numbers: ['+61412345678'] } }, errors: ['invalid_number', 'number_unavailable'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: { numbers: ['+61412345678'] } }, errors: ['invalid_number', 'number_unavailable'] }), scope: 'manage' },
     schema: { tags, summary: 'Move numbers from a sub-account back to the parent', params: AccountIdParams, body: MoveRequest, response: { 200: Recalled } },
   }, async (request) => numbers.recall(request.actor, request.params.id, request.body.numbers));
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Ok } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
-import { AccountIdParams, subAccountContract } from '../accounts/accounts.schemas.ts';
+import { AccountIdParams, subAccountContract, subAccountWriteContract } from '../accounts/accounts.schemas.ts';
 import { Access, AccessUpdate, Invite, Invited, MemberParams, TeamMemberParams, UserList } from './users.schemas.ts';
 
 const tags = ['Account management'];
@@ -32,12 +32,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
   }, async (request) => users.list(request.actor, request.params.id));
 
   app.post('/account/:id/users', {
-    config: { contract: subAccountContract({ sample: { body: { email: 'invitee@example.test' } }, errors: ['email_taken'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: { email: 'invitee@example.test' } }, errors: ['email_taken'] }), scope: 'manage' },
     schema: { tags, summary: 'Invite a user to a sub-account', params: AccountIdParams, body: Invite, response: { 201: Invited } },
   }, async (request, reply) => reply.status(201).send(await users.invite(request.actor, request.params.id, request.body)));
 
   app.delete('/account/:id/users/:memberId', {
-    config: { contract: subAccountContract(), scope: 'manage' },
+    config: { contract: subAccountWriteContract(), scope: 'manage' },
     schema: { tags, summary: 'Remove a user from a sub-account', params: MemberParams, response: { 200: Ok } },
   }, async (request) => users.remove(request.actor, request.params.id, request.params.memberId));
 
@@ -47,7 +47,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
   }, async (request) => users.access(request.actor, request.params.id));
 
   app.put('/account/:id/access', {
-    config: { contract: subAccountContract({ sample: { body: { team_access_from_parent: true } }, errors: ['not_managed_by_parent'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: { team_access_from_parent: true } } }), scope: 'manage' },
     schema: { tags, summary: 'Change management and team access of a sub-account', params: AccountIdParams, body: AccessUpdate, response: { 200: Ok } },
   }, async (request) => users.setAccess(request.actor, request.params.id, request.body));
 };

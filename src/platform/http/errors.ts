@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorStatus, type ErrorCode } from '../errors.ts';
 import { findInputProblem } from './input-guard.ts';
 import { sqlStateOf } from '../db/sql-state.ts';
@@ -74,6 +74,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const body: ErrorBody = { error: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'route_not_found' };
     return reply.status(404).send(body);
   });
+}
+
+/**
+ * Fastify's own refusals before any route runs (a path that is not valid percent-encoding, a path parameter over
+ * the router's length limit), answered with the error body and a code of the union, `bad_request`, at Fastify's
+ * status (400, 414). Without it Fastify answers its own body with an FST_ERR_… code outside the union.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const body: ErrorBody = { error: err.message, code: 'bad_request' };
+  void reply.status(err.statusCode ?? 400).header('x-request-id', request.id).send(body);
 }
 
 /** Refuses, on every route, input no field may carry (input-guard.ts), before validation and before any work. */

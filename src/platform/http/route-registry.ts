@@ -66,9 +66,10 @@ function document(route: Route, codes: ErrorCode[]): void {
 }
 
 /** The errors any route of this kind may answer, whatever its handler does, and the ones its contract names. */
-function derivedErrors(methods: string[], auth: RouteAuth, schema: Record<string, unknown>, contract: RouteContract): ErrorCode[] {
-  const codes: ErrorCode[] = [];
-  if (schema.body || schema.querystring || schema.params) codes.push('validation_failed');
+function derivedErrors(methods: string[], auth: RouteAuth, contract: RouteContract): ErrorCode[] {
+  // The input guard (errors.ts guardInput) refuses bad characters in any route's params, query or body, so every
+  // route can answer 400 validation_failed, whether or not its schema declares input.
+  const codes: ErrorCode[] = ['validation_failed'];
   // The body parser runs on every body-carrying route: bad JSON, too large, not JSON.
   if (methods.some((m) => BODY_METHODS.has(m))) codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type');
   // The operator token: wrong or missing (401), the operator API disabled (403); a console session's write without
@@ -93,7 +94,7 @@ export function registerRouteRegistry(app: FastifyInstance): void {
     const entries = methods.map((method) => ({ method, url: route.url, auth, scope: null, contract, body, codes: [] as ErrorCode[], statuses: [] as number[] }));
     route[ENTRIES] = entries;
     table.push(...entries);
-    document(route, derivedErrors(methods, auth, schema, contract));
+    document(route, derivedErrors(methods, auth, contract));
   });
 }
 
@@ -101,9 +102,9 @@ export function registerRouteRegistry(app: FastifyInstance): void {
  * Marks every route registered in this scope from now on as needing an API key with the scope it declares
  * (`config.scope`), and documents what requireApiKey (auth.ts) answers before the handler: 401, 429 and, for a
  * scoped route, 403 `insufficient_scope`; a write is refused 403 for a suspended account or a session without its
- * CSRF token.
+ * CSRF token, and a route a signed-in user needs a permission for (`permissionFor`, auth.ts) 403 `permission_denied`.
  */
-export function markApiKeyRoutes(scope: FastifyInstance): void {
+export function markApiKeyRoutes(scope: FastifyInstance, permissionFor: (method: string, url: string) => unknown = () => null): void {
   scope.addHook('onRoute', (route: Route) => {
     const needed = route.config?.scope ?? null;
     for (const entry of route[ENTRIES] ?? []) Object.assign(entry, { auth: 'api_key', scope: needed });
@@ -112,6 +113,7 @@ export function markApiKeyRoutes(scope: FastifyInstance): void {
       'unauthorized', 'rate_limited', 'concurrency_limited',
       ...(needed && needed !== 'any' ? ['insufficient_scope' as const] : []),
       ...(isWrite(methods.filter((m) => m !== 'HEAD')) ? ['forbidden' as const, 'csrf_failed' as const] : []),
+      ...(methods.some((m) => permissionFor(m, route.url)) ? ['permission_denied' as const] : []),
     ]);
   });
 }
