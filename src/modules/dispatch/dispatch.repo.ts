@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
+import { claimRowsInIndexOrder } from '../../platform/db/queue-claim.ts';
 import { DEFAULT_CARRIER, type PartialSubmit } from '../../carrier/carrier.ts';
 import { changeCredits } from '../credits/ledger.repo.ts';
 import { endWithoutReceipt } from '../receipts/end-without-receipt.ts';
@@ -28,14 +29,27 @@ export interface Claimed {
 
 /**
  * Claims up to `limit` due messages for `leaseMs`. SKIP LOCKED lets concurrent claimers pass each other's rows.
+ * Planned in index order whatever the statistics say (platform/db/queue-claim.ts): it reads the partial queue
+ * index from the oldest due row and stops after `limit` rows, never the whole backlog.
  * next_attempt_at moves to the lease's end too, so leased rows leave the queue index's due range and a crashed
  * worker's rows come back by themselves when the lease runs out.
  */
 export async function claimBatch(db: Executor, limit: number, leaseMs: number, token: string = randomUUID()): Promise<Claimed[]> {
-  const found = await rows<{
-    id: string; account_id: string; campaign_id: string | null; sender: string; recipient: string; body: string | null;
-    credits: number; attempts: number; created_at: Date | string;
-  }>(db, sql`
+  const found = await claimRowsInIndexOrder<ClaimedRow>(db, claimStatement(limit, leaseMs, token));
+  return found.map((r) => ({
+    id: r.id, accountId: r.account_id, campaignId: r.campaign_id, sender: r.sender, recipient: r.recipient, body: r.body,
+    credits: r.credits, attempts: r.attempts, claim: token, createdAt: new Date(r.created_at),
+  }));
+}
+
+interface ClaimedRow {
+  id: string; account_id: string; campaign_id: string | null; sender: string; recipient: string; body: string | null;
+  credits: number; attempts: number; created_at: Date | string;
+}
+
+/** claimBatch's statement (bench/claims.ts also runs it without the hint, as the baseline). */
+export function claimStatement(limit: number, leaseMs: number, token: string): SQL {
+  return sql`
     with picked as (
       select id from messages
       where status = 'queued' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
@@ -49,11 +63,7 @@ export async function claimBatch(db: Executor, limit: number, leaseMs: number, t
         attempts = m.attempts + 1,
         claim_token = ${token}
     from picked where m.id = picked.id
-    returning m.id, m.account_id, m.campaign_id, m.sender, m.recipient, m.body, m.credits, m.attempts, m.created_at`);
-  return found.map((r) => ({
-    id: r.id, accountId: r.account_id, campaignId: r.campaign_id, sender: r.sender, recipient: r.recipient, body: r.body,
-    credits: r.credits, attempts: r.attempts, claim: token, createdAt: new Date(r.created_at),
-  }));
+    returning m.id, m.account_id, m.campaign_id, m.sender, m.recipient, m.body, m.credits, m.attempts, m.created_at`;
 }
 
 /** The heartbeat: extends the leases of messages still held under these claims (platform/jobs). */
