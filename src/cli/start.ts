@@ -63,7 +63,13 @@ const serving = (running: Running): Serving => ({
   url: running.url, dashboard: running.url !== '' && running.app.hasRoute({ method: 'GET', url: '/app' }),
 });
 
-/** On SIGINT or SIGTERM: `close`, then exit 0 (1 if it fails, or if it takes over 15 s). */
+/** The signals that stop `tasman start`: the single process, the cluster's primary and its children alike. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * On SIGINT, SIGTERM or SIGHUP (the terminal closed: Node would otherwise die at once and leave the embedded
+ * PostgreSQL server running): `close`, then exit 0 (1 if it fails, or if it takes over 15 s).
+ */
 export function exitOnSignal(logger: Logger, close: () => Promise<void>, level: 'info' | 'debug' = 'info'): void {
   let stopping = false;
   const stop = (signal: string) => {
@@ -77,8 +83,7 @@ export function exitOnSignal(logger: Logger, close: () => Promise<void>, level: 
       process.exit(1);
     });
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  for (const signal of STOP_SIGNALS) process.on(signal, () => stop(signal));
 }
 
 /**

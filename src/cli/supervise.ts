@@ -15,7 +15,7 @@ import { loadOrCreateKey } from '../platform/crypto/secret-box.ts';
 import { createRpc, isClusterMessage, type Rpc } from '../platform/cluster/rpc.ts';
 import { afterCrash } from '../platform/cluster/restart-policy.ts';
 import type { CarrierState } from '../platform/cluster/peer.ts';
-import { banner, type Serving } from './start.ts';
+import { banner, STOP_SIGNALS, type Serving } from './start.ts';
 
 type Role = 'api' | 'workers';
 
@@ -133,8 +133,8 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
 }
 
 /**
- * Runs the primary until SIGINT or SIGTERM (or until children keep crashing: exit 1). The database handle here
- * only owns the embedded server (one connection); every child opens its own pool.
+ * Runs the primary until SIGINT, SIGTERM or SIGHUP (or until children keep crashing: exit 1). The database handle
+ * here only owns the embedded server (one connection); every child opens its own pool.
  */
 export async function runPrimary(config: Config, logger: Logger): Promise<number> {
   const database = await openDatabase({
@@ -169,7 +169,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
     throw err;
   }
   void supervisor.failed.then(() => shutdown(1));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const signal of STOP_SIGNALS) {
     process.on(signal, () => {
       logger.info({ signal }, 'shutting down');
       void shutdown(0);
