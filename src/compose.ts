@@ -34,6 +34,7 @@ import { createReceiptService } from './modules/receipts/receipts.service.ts';
 import { createStatusService } from './modules/status/status.service.ts';
 import { createCarrierAdminService, type CarrierAdminService } from './modules/carriers/carriers.service.ts';
 import { startReceiptQueries } from './modules/carriers/query.jobs.ts';
+import { receiptsWaiting } from './modules/carriers/carriers.repo.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createTwoFactorService } from './modules/sessions/two-factor.service.ts';
@@ -329,6 +330,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       binds: () => (carriers?.view().carriers ?? []).flatMap((c) => c.binds.map((b) => ({
         carrier: c.id, bind: b.index, bound: b.state === 'bound', inFlight: b.inFlight, submitsPerSecond: b.submitsPerSecond, errors: b.errors,
       }))),
+      receiptsWaiting: () => receiptsWaiting(services.db),
     });
     // An API process of a cluster answers for the workers process too: /ready sees its carrier links.
     const health = createHealthService({ db: services.db, carriers: peer ? peer.carriers : carrierStatus, checksCarriers: roles.workers || peer !== null });

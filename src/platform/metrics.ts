@@ -6,6 +6,8 @@ export interface MetricSources {
   carriers(): Array<{ name: string; bound: boolean }>;
   /** Every bind of every carrier of this process (several per carrier with TASMAN_CARRIERS). */
   binds?(): Array<{ carrier: string; bind: number; bound: boolean; inFlight: number; submitsPerSecond: number; errors: number }>;
+  /** Sent messages without a final receipt, by carrier and bind (from the database). */
+  receiptsWaiting?(): Promise<Array<{ carrier: string; bind: number | null; waiting: number }>>;
 }
 
 /**
@@ -61,6 +63,13 @@ export function createMetrics(options: { render?: () => Promise<string> } = {}) 
     name, help, labelNames: ['carrier', 'bind'], registers,
     collect() {
       for (const b of sources?.binds?.() ?? []) this.set({ carrier: b.carrier, bind: String(b.bind) }, value(b));
+    },
+  });
+  new Gauge({
+    name: 'tasman_carrier_receipts_waiting', help: 'Sent messages without a final receipt, by carrier and bind', labelNames: ['carrier', 'bind'], registers, aggregator: 'max',
+    async collect() {
+      this.reset();
+      for (const r of (await sources?.receiptsWaiting?.()) ?? []) this.set({ carrier: r.carrier, bind: r.bind === null ? '' : String(r.bind) }, r.waiting);
     },
   });
   perBind('tasman_carrier_bind_up', '1 when this bind of the carrier is bound', (b) => (b.bound ? 1 : 0));

@@ -9,7 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';
 import { rows } from '../../src/platform/db/client.ts';
 import { createSimulator } from '../../src/carrier/index.ts';
@@ -116,6 +116,9 @@ describe('several carriers', () => {
       expect.objectContaining({ id: 'nz-alpha', state: 'bound', receipts_waiting: 0 }),
     ]);
     expect(view.body.unserved_countries).toEqual([]);
+    // The same in the metrics: nz's one message waits for its receipt.
+    const metrics = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).body;
+    expect(metrics).toContain('tasman_carrier_receipts_waiting{carrier="nz",bind="0"} 1');
 
     // A reload: NZ numbers now go to the simulator too; a bad file changes nothing.
     const file = (t as TestApp & { file: string }).file;
