@@ -4,27 +4,37 @@
 // BENCH_KEYS keys, default 100), and CPU per request: the node process's user + system time over the round, and
 // its PostgreSQL backends' (pg_stat_activity of its database), divided by the requests served. The ratios are
 // this build / the base; the last line holds their medians.
+// BENCH_MODE=pipeline measures the whole path instead (bench/e2e.ts): each build a `tasman start` with every role
+// (TASMAN_WORKERS as set, else one process) bound to one `tasman simulator` process, BENCH_MESSAGES (5000) /send
+// requests a round over BENCH_KEYS accounts, each with its delivery webhook on a receiver here; per round the
+// accept and end-to-end rates and the CPU per message of the build's processes and PostgreSQL backends.
+// Every line carries the load average at its end.
 // Usage: git worktree add --detach /tmp/tasman-base <commit> && ln -s "$PWD/node_modules" /tmp/tasman-base/;
 //   createdb -h 127.0.0.1 -U postgres bench_ab;
 //   flock /tmp/tasman-bench.lock env BENCH_BASE=/tmp/tasman-base DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_ab npx tsx bench/ab.ts
 // (the base's database is DATABASE_URL's with `_base` appended, dropped and created by this script).
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { median, round2, runRound, startCallbackReceiver, tasmanSystem, type RoundResult, type System } from './e2e.ts';
 import { cpuByPid, treeCpuMs } from './proc-stats.ts';
-import { benchSetup, call, deliverableRecipients, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
+import { benchSetup, call, deliverableRecipients, startSimulatorProcess, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const KEYS = Number(process.env.BENCH_KEYS ?? 100);
+const MODE = process.env.BENCH_MODE ?? 'send';
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
 const base = process.env.BENCH_BASE;
-const { databaseUrl, dataDir, print } = benchSetup('ab');
+const { databaseUrl, dataDir, print: printLine } = benchSetup('ab');
+const print = (figure: Record<string, unknown>) => printLine({ ...figure, load: loadavg().map((x) => round2(x)) });
 if (!databaseUrl || !base) throw new Error('set DATABASE_URL (an empty database) and BENCH_BASE (another checkout)');
+const basePath = path.resolve(base);
+const thisUrl: string = databaseUrl;
 const baseUrl = new URL(databaseUrl);
 baseUrl.pathname += '_base';
 const recipient = deliverableRecipients();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 const adminUrl = new URL(databaseUrl);
 adminUrl.pathname = '/postgres';
@@ -77,26 +87,78 @@ async function round(b: Build) {
   };
 }
 
-try {
-  const baseBuild = await start('base', baseUrl.toString(), path.join(path.resolve(base), 'bin', 'tasman.js'));
-  const thisBuild = await start('this', databaseUrl);
-  for (const b of builds) await round(b); // warm-up, not reported
-  const ratios = { rate: [] as number[], node_cpu: [] as number[], pg_cpu: [] as number[] };
-  for (let r = 0; r < ROUNDS; r += 1) {
-    const order = r % 2 === 0 ? [baseBuild, thisBuild] : [thisBuild, baseBuild];
-    const out: Record<string, Awaited<ReturnType<typeof round>>> = {};
-    for (const b of order) out[b.name] = await round(b);
-    const ratio = {
-      rate: round2(out.this!.requests_per_s / out.base!.requests_per_s),
-      node_cpu: round2(out.this!.node_us_per_req / out.base!.node_us_per_req),
-      pg_cpu: round2(out.this!.pg_us_per_req / out.base!.pg_us_per_req),
-    };
-    ratios.rate.push(ratio.rate); ratios.node_cpu.push(ratio.node_cpu); ratios.pg_cpu.push(ratio.pg_cpu);
-    print({ bench: 'ab-send-round', keys: KEYS, round: r, first: order[0]!.name, base: out.base, this: out.this, ratio });
+/** BENCH_MODE=pipeline: accepted → delivered → webhook, both builds against one simulator process. */
+async function pipeline(): Promise<void> {
+  const stops: Array<() => Promise<unknown> | unknown> = [];
+  try {
+    const receiver = await startCallbackReceiver();
+    stops.unshift(() => receiver.close());
+    const sim = await startSimulatorProcess();
+    stops.unshift(() => sim.child.kill('SIGTERM'));
+    const systems: Record<string, System> = {};
+    for (const [name, url, bin] of [['base', baseUrl.toString(), path.join(basePath, 'bin', 'tasman.js')], ['this', thisUrl, undefined]] as const) {
+      const proc = await startTasmanProcess({
+        DATA_DIR: `${dataDir}-${name}`, DATABASE_URL: url, TASMAN_ADMIN_TOKEN: 'bench-admin', TASMAN_SIMULATOR: 'false',
+        SMPP_HOST: '127.0.0.1', SMPP_PORT: String(sim.port), SMPP_WINDOW: '100', LOG_LEVEL: 'info',
+        RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000', WEBHOOK_ALLOW_PRIVATE: 'true',
+      }, undefined, bin);
+      stops.unshift(() => proc.stop());
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      stops.unshift(() => db.end());
+      const t = await tasmanSystem({ name, proc, db, receiver, keyCount: KEYS, connections: 50, recipient, text: 'Your order has shipped' });
+      stops.unshift(() => t.close());
+      systems[name] = t.system;
+    }
+    const opts = (tag: string) => ({ keys: KEYS, messages: MESSAGES, connections: 50, tag });
+    for (const name of ['base', 'this']) await runRound(receiver, systems[name]!, { ...opts(`w-${name}`), messages: Math.min(2000, MESSAGES) });
+    const ratios = { accept: [] as number[], e2e: [] as number[], cpu: [] as number[] };
+    for (let r = 0; r < ROUNDS; r += 1) {
+      const order = r % 2 === 0 ? ['base', 'this'] : ['this', 'base'];
+      const out: Record<string, RoundResult> = {};
+      for (const name of order) out[name] = await runRound(receiver, systems[name]!, opts(`${r}-${name}`));
+      const ratio = {
+        accept: round2(out.this!.accept_per_s / out.base!.accept_per_s), e2e: round2(out.this!.e2e_per_s / out.base!.e2e_per_s),
+        cpu: round2(out.this!.cpu_ms_per_msg / out.base!.cpu_ms_per_msg),
+      };
+      ratios.accept.push(ratio.accept); ratios.e2e.push(ratio.e2e); ratios.cpu.push(ratio.cpu);
+      print({ bench: 'ab-pipeline-round', keys: KEYS, round: r, first: order[0], base: out.base, this: out.this, ratio });
+    }
+    print({ bench: 'ab-pipeline-median', keys: KEYS, rounds: ROUNDS, messages: MESSAGES, accept_ratio: median(ratios.accept), e2e_ratio: median(ratios.e2e), cpu_ratio: median(ratios.cpu) });
+  } finally {
+    for (const stop of stops) await Promise.resolve().then(stop).catch(() => {});
   }
-  print({ bench: 'ab-send-median', keys: KEYS, rounds: ROUNDS, seconds: SECONDS, rate_ratio: median(ratios.rate), node_cpu_ratio: median(ratios.node_cpu), pg_cpu_ratio: median(ratios.pg_cpu) });
+}
+
+/** POST /send alone (the API role), both builds in alternating rounds. */
+async function sendRounds(): Promise<void> {
+  try {
+    const baseBuild = await start('base', baseUrl.toString(), path.join(basePath, 'bin', 'tasman.js'));
+    const thisBuild = await start('this', thisUrl);
+    for (const b of builds) await round(b); // warm-up, not reported
+    const ratios = { rate: [] as number[], node_cpu: [] as number[], pg_cpu: [] as number[] };
+    for (let r = 0; r < ROUNDS; r += 1) {
+      const order = r % 2 === 0 ? [baseBuild, thisBuild] : [thisBuild, baseBuild];
+      const out: Record<string, Awaited<ReturnType<typeof round>>> = {};
+      for (const b of order) out[b.name] = await round(b);
+      const ratio = {
+        rate: round2(out.this!.requests_per_s / out.base!.requests_per_s),
+        node_cpu: round2(out.this!.node_us_per_req / out.base!.node_us_per_req),
+        pg_cpu: round2(out.this!.pg_us_per_req / out.base!.pg_us_per_req),
+      };
+      ratios.rate.push(ratio.rate); ratios.node_cpu.push(ratio.node_cpu); ratios.pg_cpu.push(ratio.pg_cpu);
+      print({ bench: 'ab-send-round', keys: KEYS, round: r, first: order[0]!.name, base: out.base, this: out.this, ratio });
+    }
+    print({ bench: 'ab-send-median', keys: KEYS, rounds: ROUNDS, seconds: SECONDS, rate_ratio: median(ratios.rate), node_cpu_ratio: median(ratios.node_cpu), pg_cpu_ratio: median(ratios.pg_cpu) });
+  } finally {
+    for (const b of builds) await b.proc.stop();
+  }
+}
+
+try {
+  if (MODE === 'pipeline') await pipeline();
+  else await sendRounds();
 } finally {
-  for (const b of builds) await b.proc.stop();
   await admin.query(`drop database if exists "${baseUrl.pathname.slice(1)}" with (force)`);
   await admin.end();
 }

@@ -18,14 +18,13 @@
 // Interrupted by SIGINT or SIGTERM it stops Tasman, Kannel and the simulator before exiting. Ctrl-C reaches it
 // through npx; a SIGTERM sent to npx from elsewhere is not passed on (npm exec): signal the bench's own node
 // process (`pgrep -f 'loader.mjs bench/kannel.ts'`), or run it as `node --import tsx bench/kannel.ts`.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { startKannel, KANNEL_PASSWORD, KANNEL_PORTS, type Kannel } from './kannel-setup.ts';
-import { cpuByPid, tree, treeCpuMs, treeRssMb } from './proc-stats.ts';
-import { benchSetup, type BenchProcess, call, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
+import { median, round2, runRound, startCallbackReceiver, tasmanSystem, type CallbackReceiver, type RoundResult, type System } from './e2e.ts';
+import { tree } from './proc-stats.ts';
+import { benchSetup, type BenchProcess, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
@@ -35,43 +34,11 @@ const TEXT = 'Your order has shipped';
 const { databaseUrl, dataDir, print } = benchSetup('kannel');
 if (!databaseUrl) throw new Error('bench/kannel.ts compares Tasman on PostgreSQL: set DATABASE_URL to an empty database');
 
-const now = () => performance.now();
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-const median = (xs: number[]) => pct(xs, 0.5);
-const round2 = (x: number) => Math.round(x * 100) / 100;
 const recipient = deliverableRecipients();
-
-// Delivery callbacks of both systems. A callback may overtake the answer to its own request, so ids seen before
-// their answer wait in `early`.
-let expected = new Set<string>();
-let early = new Set<string>();
-let delivered = 0;
-let lastCallback = 0;
-const callback = (id: string) => {
-  if (expected.delete(id)) { delivered += 1; lastCallback = now(); } else early.add(id);
-};
-const accepted = (id: string) => {
-  if (early.delete(id)) { delivered += 1; lastCallback = now(); } else expected.add(id);
-};
-const receiver = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    if (req.url?.startsWith('/k?')) callback(new URL(req.url, 'http://x').searchParams.get('i') ?? '');
-    else {
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type?: string; message?: { id: string } };
-        if (body.message?.id) callback(body.message.id);
-      } catch { /* not ours */ }
-    }
-    res.writeHead(200).end();
-  });
-});
-await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+const receiver = await startCallbackReceiver();
 
 // Everything started is stopped in `finally`, also when a later start fails.
-const cleanup: Array<() => Promise<unknown> | unknown> = [() => { receiver.closeAllConnections(); receiver.close(); }, () => rmSync(dataDir, { recursive: true, force: true })];
+const cleanup: Array<() => Promise<unknown> | unknown> = [() => receiver.close(), () => rmSync(dataDir, { recursive: true, force: true })];
 async function started<T>(start: Promise<T>, stop: (it: T) => Promise<unknown> | unknown): Promise<T> {
   const it = await start;
   cleanup.unshift(() => stop(it));
@@ -97,90 +64,27 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-interface System {
-  name: 'tasman' | 'kannel';
-  roots: () => number[];
-  /** extra CPU counted for the system over a round (PostgreSQL backends) */
-  backends: () => Promise<number[]>;
-  send(key: number, tag: string): Promise<void>;
-}
-
-/** Tasman's accounts (each with its delivery webhook on the receiver) and the two systems as the rounds drive them. */
-async function setUp(kannel: Kannel, tasman: BenchProcess, db: pg.Client): Promise<System[]> {
-  const tasmanKeys: string[] = [];
-  for (let i = 0; i < Math.max(...KEY_COUNTS); i += 1) {
-    const created = await call('POST', `${tasman.url}/admin/accounts`, 'bench-admin', { business_name: `Kannel bench ${i}`, email: `kb${i}@example.com`, credits: 100_000_000 });
-    if (created.status !== 201) throw new Error(`account: ${JSON.stringify(created.json)}`);
-    const key = created.json.api_key as string;
-    const hook = await call('PUT', `${tasman.url}/webhooks/delivery`, key, { url: `${receiverUrl}/t`, enabled: true });
-    if (hook.status !== 200) throw new Error(`webhook: ${JSON.stringify(hook.json)}`);
-    tasmanKeys.push(key);
-  }
-
-  const tasmanPool = await started(Promise.resolve(new Pool(tasman.url, { connections: CONNECTIONS })), (p) => p.close());
+/** Tasman (its accounts with their delivery webhooks on the receiver) and Kannel as the rounds drive them. */
+async function setUp(kannel: Kannel, tasman: BenchProcess, db: pg.Client, callbacks: CallbackReceiver): Promise<System[]> {
+  const t = await tasmanSystem({ name: 'tasman', proc: tasman, db, receiver: callbacks, keyCount: Math.max(...KEY_COUNTS), connections: CONNECTIONS, recipient, text: TEXT });
+  cleanup.unshift(() => t.close());
   const kannelPool = await started(Promise.resolve(new Pool(`http://127.0.0.1:${KANNEL_PORTS.sendsms}`, { connections: CONNECTIONS })), (p) => p.close());
   return [
-    {
-      name: 'tasman', roots: () => [tasman.child.pid!],
-      backends: async () => (await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => r.pid),
-      async send(key) {
-        const res = await tasmanPool.request({
-          method: 'POST', path: '/send', body: JSON.stringify({ to: recipient(), message: TEXT }),
-          headers: { authorization: `Bearer ${tasmanKeys[key]}`, 'content-type': 'application/json' },
-        });
-        const body = await res.body.json() as { message_id?: string };
-        if (res.statusCode !== 200 || !body.message_id) throw new Error(`tasman /send ${res.statusCode}: ${JSON.stringify(body)}`);
-        accepted(body.message_id);
-      },
-    },
+    t.system,
     {
       name: 'kannel', roots: () => [kannel.bearerbox.pid!, kannel.smsbox.pid!], backends: async () => [],
       async send(key, tag) {
         const q = new URLSearchParams({
           username: `k${key}`, password: KANNEL_PASSWORD, from: '61400000000', to: recipient().slice(1), text: TEXT,
-          'dlr-mask': '1', 'dlr-url': `${receiverUrl}/k?i=${tag}&t=%d`,
+          'dlr-mask': '1', 'dlr-url': `${callbacks.url}/k?i=${tag}&t=%d`,
         });
         const res = await kannelPool.request({ method: 'GET', path: `/cgi-bin/sendsms?${q}` });
         const text = await res.body.text();
         if (res.statusCode !== 202) throw new Error(`kannel sendsms ${res.statusCode}: ${text}`);
-        accepted(tag);
+        return tag;
       },
     },
   ];
-}
-
-async function runRound(system: System, keys: number, messages: number, roundTag: string) {
-  await new Promise((r) => setTimeout(r, 1000));
-  const rssMb = treeRssMb(system.roots());
-  expected = new Set(); early = new Set(); delivered = 0;
-  const pgBefore = cpuByPid(await system.backends());
-  const cpuBefore = treeCpuMs(system.roots());
-  const latencies: number[] = [];
-  let next = 0;
-  const t0 = now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (next < messages) {
-      const i = next++;
-      const t = now();
-      await system.send(i % keys, `${roundTag}-${i}`);
-      latencies.push(now() - t);
-    }
-  }));
-  const acceptedAt = now();
-  const until = Date.now() + 120_000 + messages * 10;
-  while (delivered < messages) {
-    if (Date.now() > until) throw new Error(`${system.name}: ${delivered} of ${messages} delivered`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  let pgCpu = 0;
-  for (const [pid, ms] of cpuByPid(await system.backends())) pgCpu += ms - (pgBefore.get(pid) ?? 0);
-  const cpuMs = treeCpuMs(system.roots()) - cpuBefore + pgCpu;
-  return {
-    accept_per_s: Math.round(messages / ((acceptedAt - t0) / 1000)),
-    e2e_per_s: Math.round(messages / ((lastCallback - t0) / 1000)),
-    p99_ms: round2(pct(latencies, 0.99)), p50_ms: round2(pct(latencies, 0.5)),
-    cpu_ms_per_msg: round2(cpuMs / messages), rss_mb: rssMb,
-  };
 }
 
 try {
@@ -193,16 +97,16 @@ try {
     RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000', WEBHOOK_ALLOW_PRIVATE: 'true',
   }), (it) => it.stop());
   const db = await started((async () => { const c = new pg.Client({ connectionString: databaseUrl }); await c.connect(); return c; })(), (c) => c.end());
-  const systems = await setUp(kannel, tasman, db);
+  const systems = await setUp(kannel, tasman, db, receiver);
   // warm-up (not reported): JIT, connection pools, SMPP windows
-  for (const s of systems) await runRound(s, 1, Math.min(2000, MESSAGES), `w-${s.name}`);
+  for (const s of systems) await runRound(receiver, s, { keys: 1, messages: Math.min(2000, MESSAGES), connections: CONNECTIONS, tag: `w-${s.name}` });
   for (const keys of KEY_COUNTS) {
     const ratios: Record<string, number[]> = { accept: [], e2e: [], p99: [], cpu: [], rss: [] };
-    const tasmanRuns: Array<Awaited<ReturnType<typeof runRound>>> = [];
+    const tasmanRuns: RoundResult[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = round % 2 === 0 ? [systems[1]!, systems[0]!] : [systems[0]!, systems[1]!];
-      const out: Record<string, Awaited<ReturnType<typeof runRound>>> = {};
-      for (const s of order) out[s.name] = await runRound(s, keys, MESSAGES, `${keys}-${round}-${s.name}`);
+      const out: Record<string, RoundResult> = {};
+      for (const s of order) out[s.name] = await runRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag: `${keys}-${round}-${s.name}` });
       const t = out.tasman!;
       const k = out.kannel!;
       tasmanRuns.push(t);
