@@ -93,7 +93,7 @@ function createServices(
     metrics,
     signals: { queued, webhooks },
     secretKey,
-    authenticate: createAuthenticator(db) satisfies Authenticate,
+    authenticate: createAuthenticator(db, { listen: database.listen }) satisfies Authenticate,
     idempotency: createIdempotency(db),
     sessions,
     twoFactor,

@@ -1,18 +1,70 @@
-import type { Db } from '../../platform/db/client.ts';
+import type { Database, Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { hashApiKey, looksLikeApiKey } from './api-key.ts';
 import { findActorsByHashes, touchKey } from './keys.repo.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
 
 const TOUCH_EVERY_MS = 60_000;
+/** The NOTIFY channel migration 0021's triggers raise when a key or an account changes what its actor carries. */
+export const AUTH_CHANGED_CHANNEL = 'tasman_auth';
+/** The longest a cached actor is used without a notification having cleared it (a lost notification's bound). */
+export const ACTOR_CACHE_TTL_MS = 5_000;
+const MAX_CACHED = 50_000;
+
+interface ActorCache {
+  entries: Map<string, { actor: Actor; until: number }>;
+  /** Bumped on every invalidation: a look-up that started before one does not refill the cache. */
+  generation: number;
+  /** Nothing is cached until LISTEN is in place (and nothing ever, if it failed). */
+  listening: boolean;
+}
+
+// Every authenticator's cache in this process (tests build many apps in one process), held weakly.
+const caches = new Set<WeakRef<ActorCache>>();
+
+function clear(cache: ActorCache): void {
+  cache.generation += 1;
+  cache.entries.clear();
+}
 
 /**
- * Resolves a bearer token to its account on every request, so revocation needs no cache invalidation: a revoked
- * key fails on its very next request on every instance. Concurrent lookups share one query (group fetch), which
- * keeps that exactness cheap under load. last_used_at is written at most once a minute per key: a write per
- * request would double the cost of auth.
+ * Forgets every cached actor in this process at once. Called by the HTTP layer after any write request other than
+ * the send routes (platform/http/auth.ts), so a revocation or suspension made through this process is exact here
+ * before its answer leaves; other processes hear of it through the database's notification.
  */
-export function createAuthenticator(db: Db) {
+export function invalidateCachedActors(): void {
+  for (const ref of caches) {
+    const cache = ref.deref();
+    if (cache) clear(cache);
+    else caches.delete(ref);
+  }
+}
+
+export interface AuthenticatorOptions {
+  /**
+   * LISTEN on the database: with it, actors are cached for ACTOR_CACHE_TTL_MS and cleared whenever a key or an
+   * account changes anywhere (migration 0021's triggers). Without it every request looks its key up.
+   */
+  listen?: Database['listen'];
+  now?: () => number;
+}
+
+/**
+ * Resolves a bearer token to its account. Concurrent look-ups share one query (group fetch). With `listen`, an
+ * active key's actor is kept for a few seconds: a key look-up was one statement per few requests under load. A
+ * change is honoured at once in the process that made it (invalidateCachedActors, before its answer is sent) and
+ * within a notification's delay in every other process, and never later than ACTOR_CACHE_TTL_MS (a lost
+ * notification, a change made by hand without the triggers). Unknown and revoked keys are never cached: a new key
+ * works on its first request. last_used_at is written at most once a minute per key: a write per request would
+ * double the cost of auth.
+ */
+export function createAuthenticator(db: Db, options: AuthenticatorOptions = {}) {
+  const now = options.now ?? Date.now;
+  const cache: ActorCache = { entries: new Map(), generation: 0, listening: false };
+  if (options.listen) {
+    caches.add(new WeakRef(cache));
+    options.listen(AUTH_CHANGED_CHANNEL, () => clear(cache)).then(() => { cache.listening = true; }, () => {});
+  }
   const touched = new Map<string, number>();
   const lookups = createBatcher<string, Actor | null>({
     maxSize: 200,
@@ -22,13 +74,24 @@ export function createAuthenticator(db: Db) {
       return hashes.map((hash) => found.get(hash) ?? null);
     },
   });
+  async function lookUp(hash: string, at: number): Promise<Actor | null> {
+    const hit = cache.entries.get(hash);
+    if (hit && hit.until > at) return hit.actor;
+    const generation = cache.generation;
+    const actor = await lookups.submit(hash);
+    if (actor && cache.listening && generation === cache.generation) {
+      if (cache.entries.size >= MAX_CACHED) cache.entries.clear();
+      cache.entries.set(hash, { actor, until: at + ACTOR_CACHE_TTL_MS });
+    }
+    return actor;
+  }
   return async function authenticate(token: string): Promise<Actor | null> {
     if (!looksLikeApiKey(token)) return null;
-    const actor = await lookups.submit(hashApiKey(token));
+    const at = now();
+    const actor = await lookUp(hashApiKey(token), at);
     if (!actor) return null;
-    const now = Date.now();
-    if ((touched.get(actor.keyId) ?? 0) + TOUCH_EVERY_MS < now) {
-      touched.set(actor.keyId, now);
+    if ((touched.get(actor.keyId) ?? 0) + TOUCH_EVERY_MS < at) {
+      touched.set(actor.keyId, at);
       if (touched.size > 100_000) touched.clear();
       touchKey(db, actor.keyId).catch(() => touched.delete(actor.keyId));
     }

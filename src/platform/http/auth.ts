@@ -4,6 +4,7 @@ import type { Actor } from '../actor.ts';
 import { AppError } from '../errors.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
 import { requireScope, type Scope } from '../../modules/keys/scopes.ts';
+import { invalidateCachedActors } from '../../modules/keys/authenticator.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,6 +28,19 @@ export interface SessionAuth {
 
 export const CSRF_HEADER = 'x-csrf-token';
 const isWrite = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
+/** Writes that never change a key or an account's actor: the hot paths keep the cached actors. */
+const SEND_ROUTES = new Set(['/send', '/send-batch']);
+
+/**
+ * Key look-ups are cached (modules/keys/authenticator.ts): any other write may have revoked a key or changed an
+ * account, so every cached actor in this process is forgotten before its answer is sent. Other processes hear of
+ * it through the database's notification.
+ */
+function forgetActorsAfterWrites(scope: FastifyInstance): void {
+  scope.addHook('onSend', async (request) => {
+    if (isWrite(request.method) && !SEND_ROUTES.has(request.routeOptions.url ?? '')) invalidateCachedActors();
+  });
+}
 
 function cookieOf(request: FastifyRequest, name: string): string | undefined {
   return (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[name];
@@ -75,13 +89,15 @@ function bearer(request: FastifyRequest): string | null {
 }
 
 /**
- * Adds the API-key check and the per-key limits to every route registered in `scope`. The key is looked up on
- * every request (no cache), so a revoked key fails on its very next request on every instance.
+ * Adds the API-key check and the per-key limits to every route registered in `scope`. Key look-ups are cached for
+ * a few seconds; a write through this scope forgets them in this process before it answers, so a revoked key
+ * fails on its very next request here, and on other instances once the database's notification arrives.
  */
 export function requireApiKey(
   scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth },
 ): void {
   scope.decorateRequest('actor', null as unknown as Actor);
+  forgetActorsAfterWrites(scope);
   // A keyed route without a declared scope would be open to every key: refuse to build the app instead.
   scope.addHook('onRoute', (route) => {
     const needed = (route.config as { scope?: Scope | 'any' } | undefined)?.scope;
@@ -120,6 +136,7 @@ export interface OperatorSessionAuth {
 /** The operator API's bearer token, compared in constant time; or an operator console session (with CSRF). */
 export function requireAdminToken(scope: FastifyInstance, token: string | null, sessions?: OperatorSessionAuth): void {
   const expected = token ? createHash('sha256').update(token).digest() : null;
+  forgetActorsAfterWrites(scope);
   scope.addHook('onRequest', async (request: FastifyRequest) => {
     if (!expected || !token) throw new AppError('forbidden', 'The operator API is disabled: set TASMAN_ADMIN_TOKEN');
     const cookie = sessions && !request.headers.authorization ? cookieOf(request, sessions.cookie) : undefined;
