@@ -24,7 +24,8 @@ export function auditErrors(app: FastifyInstance, file: string): void {
     const route = routeOf(method, path);
     let code: unknown;
     try { code = (res.json() as { code?: unknown }).code; } catch { return res; }
-    if (route && route.codes.length > 0 && typeof code === 'string' && !route.codes.includes(code as never)) {
+    // bad_request is Fastify's refusal before routing (a malformed path): no route's to document.
+    if (route && route.codes.length > 0 && typeof code === 'string' && code !== 'bad_request' && !route.codes.includes(code as never)) {
       appendFileSync(file, `${JSON.stringify({ route: `${method} ${route.url}`, status: res.statusCode, code })}\n`);
     }
     return res;
