@@ -15,7 +15,7 @@ import { loadOrCreateKey } from '../platform/crypto/secret-box.ts';
 import { createRpc, isClusterMessage, type Rpc } from '../platform/cluster/rpc.ts';
 import { afterCrash } from '../platform/cluster/restart-policy.ts';
 import type { CarrierState } from '../platform/cluster/peer.ts';
-import { banner, STOP_SIGNALS, type Serving } from './start.ts';
+import { banner, settleHeap, STOP_SIGNALS, type Serving } from './start.ts';
 
 type Role = 'api' | 'workers';
 
@@ -161,6 +161,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
       logger.info({ file: `${config.dataDir}/admin.token` }, 'generated an operator token');
     }
     banner(config, await supervisor.start(), logger);
+    settleHeap();
   } catch (err) {
     await supervisor.stop();
     await database.close();
