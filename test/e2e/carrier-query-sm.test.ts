@@ -60,14 +60,21 @@ describe('query_sm for messages without a receipt', () => {
     // …997: the simulator never sends this message's receipt, but knows it was delivered when asked.
     const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: `${mobile().slice(0, -3)}997`, message: 'receipt lost on the way' });
     const id = sent.body.message_id as string;
+    // A two-part one too: each segment is asked about, and the message ends once both are final.
+    const long = await call(t.app, a.apiKey, 'POST', '/send', { to: `${mobile().slice(0, -3)}997`, message: 'x'.repeat(200) });
+    const longId = long.body.message_id as string;
 
     const done = await pollUntil(() => view(t, a.apiKey, id), (v) => v.message.status === 'delivered', 'delivered through query_sm', 60_000, 200);
     expect(done.delivery_receipt).toMatchObject({ status: 'delivered' });
+    expect((await pollUntil(() => view(t, a.apiKey, longId), (v) => v.message.status === 'delivered', 'the two-part one delivered', 60_000, 200)).delivery_receipt)
+      .toMatchObject({ status: 'delivered' });
+    const segments = await rows<{ dlr_status: string | null }>(t.services.db, sql`select dlr_status from message_segments where message_id = ${longId}`);
+    expect(segments.map((x) => x.dlr_status)).toEqual(['delivered', 'delivered']);
     // Asked more than once: ENROUTE (pending: ask again later) before the final answer.
     expect(queries.length).toBeGreaterThanOrEqual(2);
     expect(queries.every((q) => q.known)).toBe(true);
     const events = await rows<{ event: string }>(t.services.db, sql`select event from webhook_deliveries where account_id = ${a.accountId}`);
-    expect(events.map((e) => e.event)).toEqual(['message.dlr']);
+    expect(events.map((e) => e.event)).toEqual(['message.dlr', 'message.dlr']);
     // Final now: no further queries for it.
     const asked = queries.length;
     await new Promise((r) => setTimeout(r, 2_500));
