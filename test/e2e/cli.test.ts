@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { adminCommand } from '../../src/cli/admin.ts';
+import { mcpCommand } from '../../src/cli/mcp.ts';
 import { startProcess, type TasmanProcess } from '../support/process.ts';
 import { testDatabaseUrl } from '../support/scratch-db.ts';
 
@@ -32,6 +35,26 @@ describe('tasman CLI without a server', () => {
     expect(start.stdout).toContain('Usage: tasman start');
     const remove = await tasman(['admin', 'credits', 'remove', '--help']);
     expect(remove.stdout).toContain('Usage: tasman admin credits remove [options] <account-id> <amount>');
+  });
+
+  it('every command, at every level, answers --help with its usage and exit 0, starting nothing', { timeout: 300_000 }, async () => {
+    const paths: string[][] = [[], ['start'], ['migrate'], ['simulator']];
+    const walk = (c: Command, at: string[]) => {
+      paths.push([...at, c.name()]);
+      for (const sub of c.commands) walk(sub, [...at, c.name()]);
+    };
+    walk(adminCommand(), []);
+    walk(mcpCommand(), []);
+    expect(paths.length).toBeGreaterThan(20);
+    // Four at a time: each is a Node start.
+    for (let i = 0; i < paths.length; i += 4) {
+      await Promise.all(paths.slice(i, i + 4).map(async (p) => {
+        const res = await tasman([...p, '--help'], { PORT: '1', DATABASE_URL: 'postgres://127.0.0.1:1/none' });
+        expect(res.code, p.join(' ')).toBe(0);
+        expect(res.stdout, p.join(' ')).toMatch(new RegExp(`^Usage: ${['tasman', ...p].join(' ')} `));
+        expect(res.stderr, p.join(' ')).toBe('');
+      }));
+    }
   });
 
   it('usage errors are one line and a hint, never a stack trace', async () => {
