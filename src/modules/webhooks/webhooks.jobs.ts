@@ -11,6 +11,7 @@ import { createWebhookSender, isDelivered, type PostResult, type WebhookSender }
 import { nextAttempt } from './schedule.ts';
 import { DEFAULT_HEADER_PREFIXES, webhookHeaders } from './headers.ts';
 import type { WebhookEvent } from './outbox.ts';
+import { createEndpointCaps } from './endpoint-cap.ts';
 
 /**
  * The webhook delivery worker. Invariants (README.md):
@@ -18,17 +19,20 @@ import type { WebhookEvent } from './outbox.ts';
  *   heartbeat, a fencing token), so any number of workers can share one database;
  *   a crashed worker's rows come back when the lease runs out (a receiver may then see the same
  *   X-Service-Delivery twice, which is what the header is for).
- * - At most `perEndpoint` deliveries of one endpoint (account and event) are in flight in this process, and rows of
- *   a saturated endpoint are skipped when claiming, so a slow or dead endpoint holds at most that many slots and
- *   the rest of the pool keeps serving everyone else.
+ * - At most `perEndpoint` deliveries of one endpoint (account and event) are in flight in this process (up to
+ *   `perEndpointMax` while it answers fast: endpoint-cap.ts), and rows of a saturated endpoint are skipped when
+ *   claiming, so a slow or dead endpoint holds at most `perEndpoint` slots and the rest of the pool keeps serving
+ *   everyone else.
  * - The URL, switch and secret are read at send time: a disabled endpoint fails the delivery without sending.
  */
 
 export type WebhookWorkerOptions = {
   /** Deliveries in flight at once in this process. */
   concurrency?: number;
-  /** Deliveries of one endpoint in flight at once in this process. */
+  /** Deliveries of one endpoint in flight at once in this process, to begin with (endpoint-cap.ts). */
   perEndpoint?: number;
+  /** What an endpoint that keeps answering fast may grow to (default 4 × perEndpoint, at most the pool). */
+  perEndpointMax?: number;
   /** Fallback poll, for work raised in another process without a notification (and scheduled retries). */
   pollMs?: number;
   /** On stop, how long to let in-flight attempts finish before abandoning them to their leases. */
@@ -58,15 +62,23 @@ export type WebhookWorkerDeps = {
 export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const concurrency = deps.concurrency ?? 256;
   const perEndpoint = deps.perEndpoint ?? 16;
+  const caps = createEndpointCaps({
+    base: perEndpoint,
+    max: Math.max(perEndpoint, Math.min(deps.perEndpointMax ?? perEndpoint * 4, concurrency)),
+    // Fast means well inside the timeout: a receiver answering in a quarter of it is not the bottleneck.
+    fastMs: Math.min(250, deps.timeoutMs / 4),
+  });
   const prefixes = deps.headerPrefixes ?? DEFAULT_HEADER_PREFIXES;
   const inflight = new Map<string, number>();
   let stopping = false;
   let abandoned = false;
 
-  // Outcomes are recorded by the write-behind batcher: one statement for many attempts under load.
+  // Outcomes are recorded by the write-behind batcher: one statement for many attempts under load. One statement
+  // at a time: the slots are freed when the endpoint answers (below), so recording is off the delivery's path and
+  // waiting outcomes only make the next statement larger.
   const completions = createBatcher<AttemptOutcome, true>({
     maxSize: 500,
-    maxConcurrent: 2,
+    maxConcurrent: 1,
     retry: (err) => {
       // While stopping, give up: the leases run out and the attempts are made again elsewhere.
       if (stopping) {
@@ -91,7 +103,8 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
 
   function room(): Record<string, number> {
     const r: Record<string, number> = {};
-    for (const [key, n] of inflight) r[key] = Math.max(perEndpoint - n, 0);
+    for (const [key, cap] of caps.grown()) r[key] = cap;
+    for (const [key, n] of inflight) r[key] = Math.max(caps.cap(key) - n, 0);
     return r;
   }
 
@@ -111,16 +124,26 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
       }
       return claimed;
     },
-    handle: async (row) => {
+    // Outcomes wait for recording beside at most one pool's worth of open deliveries.
+    maxHeld: concurrency * 2,
+    // Slots free one answer at a time: claim once a sixteenth of the pool is free, not after every answer (one
+    // claim statement per few deliveries otherwise). An idle pool claims at once, so latency is unchanged.
+    claimAt: Math.max(1, Math.floor(concurrency / 16)),
+    handle: async (row, job) => {
+      const key = endpointKey(row.accountId, row.event);
+      let outcome: AttemptOutcome | null = null;
       try {
-        const outcome = await attempt(row);
-        if (!abandoned) await completions.submit(outcome);
+        outcome = await attempt(row);
       } finally {
-        const key = endpointKey(row.accountId, row.event);
-        const left = (inflight.get(key) ?? 1) - 1;
-        if (left <= 0) inflight.delete(key);
-        else inflight.set(key, left);
+        // The endpoint has answered: its slot and the pool's are free now (the cap bounds requests open at the
+        // endpoint), while the outcome is recorded behind. The row stays leased to this claim until then.
+        const open = inflight.get(key) ?? 1;
+        if (open <= 1) inflight.delete(key);
+        else inflight.set(key, open - 1);
+        if (outcome) caps.answered(key, { delivered: outcome.status === 'delivered', durationMs: outcome.durationMs, openBefore: open });
+        job.release();
       }
+      if (!abandoned) await completions.submit(outcome);
     },
     renew: (held, leaseMs) => renewLeases(deps.db, held.map((h) => ({ id: h.item.id, claim: h.token })), leaseMs),
   });
