@@ -13,6 +13,7 @@
 //   createdb -h 127.0.0.1 -U postgres bench_ab;
 //   flock /tmp/tasman-bench.lock env BENCH_BASE=/tmp/tasman-base DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_ab npx tsx bench/ab.ts
 // (the base's database is DATABASE_URL's with `_base` appended, dropped and created by this script).
+import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -161,4 +162,5 @@ try {
 } finally {
   await admin.query(`drop database if exists "${baseUrl.pathname.slice(1)}" with (force)`);
   await admin.end();
+  for (const dir of [dataDir, `${dataDir}-base`, `${dataDir}-this`]) rmSync(dir, { recursive: true, force: true });
 }
