@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:net';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts';
 import pg from 'pg';
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { testDatabaseUrl } from '../support/scratch-db.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
@@ -125,6 +126,10 @@ describe('readiness of the worker role', () => {
       const res = await t.app.inject({ method: 'GET', url: '/ready' });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ ready: false, checks: { database: 'ok', carriers: 'unbound' }, failed: `no bound SMPP session to default (127.0.0.1:${port})` });
+      // docs/operations.md shows this answer for an SMSC at smsc.example:2775.
+      const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+      const shown = JSON.parse(/`(\{"ready":false,[^`]*\})`/.exec(doc)![1]!) as unknown;
+      expect(shown).toEqual({ ...res.json(), failed: (res.json() as { failed: string }).failed.replace(`127.0.0.1:${port}`, 'smsc.example:2775') });
     } finally {
       await t.close();
     }

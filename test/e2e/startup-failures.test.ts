@@ -8,9 +8,9 @@ import { testDatabaseUrl } from '../support/scratch-db.ts';
 
 const bin = fileURLToPath(new URL('../../bin/tasman.js', import.meta.url));
 
-async function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; ms: number }> {
+async function start(env: Record<string, string>, command = 'start'): Promise<{ code: number | null; stderr: string; ms: number }> {
   const began = Date.now();
-  const child = spawn(process.execPath, [bin, 'start'], {
+  const child = spawn(process.execPath, [bin, command], {
     env: { ...process.env, PORT: '0', SIM_PORT: '0', SIM_CONTROL_PORT: '0', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -59,6 +59,20 @@ describe('tasman start refuses clearly', () => {
       expect(res.code).toBe(1);
       oneLine(res.stderr);
       expect(res.stderr).toContain(`SIM_PORT ${port} is already in use`);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('tasman simulator: SIM_PORT or SIM_CONTROL_PORT in use, one line naming it', async () => {
+    const { port, server } = await takenPort();
+    try {
+      for (const setting of ['SIM_PORT', 'SIM_CONTROL_PORT']) {
+        const res = await start({ [setting]: String(port) }, 'simulator');
+        expect(res.code, setting).toBe(1);
+        oneLine(res.stderr);
+        expect(res.stderr).toBe(`tasman: ${setting} ${port} is already in use: stop the process using it or set ${setting} to a free port`);
+      }
     } finally {
       server.close();
     }
