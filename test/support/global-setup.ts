@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../../src/platform/db/embedded/server.ts';
 import { livePostmaster, ownerAlive, stopPostmaster } from '../../src/platform/db/embedded/process.ts';
 
@@ -32,7 +34,19 @@ async function sweepLeftovers(): Promise<void> {
   }
 }
 
+/**
+ * dist/ brought up to date once, before any test runs `bin/tasman.js`: otherwise the first child process after a
+ * source change (a `git pull`, an edit) compiles it and says so on its stderr, which the tests that read a
+ * refusal's single stderr line then count as a second line.
+ */
+function buildServer(): void {
+  const script = fileURLToPath(new URL('../../bin/build-if-stale.mjs', import.meta.url));
+  const run = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`bin/build-if-stale.mjs exited with ${run.status ?? run.signal}`);
+}
+
 export async function setup(): Promise<void> {
+  buildServer();
   if (process.env.TEST_DATABASE_URL) return;
   await sweepLeftovers();
   dir = mkdtempSync(path.join(tmpdir(), PREFIX));
