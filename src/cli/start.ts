@@ -66,17 +66,20 @@ const serving = (running: Running): Serving => ({
 });
 
 /**
- * One full garbage collection 10 s after start-up. Compiling every route's schemas and serializers grows V8's
- * young generation to its largest, and an idle process never gives it back: about 30 MB of empty heap per process
- * at rest (measured, docs/performance.md). V8 shrinks it in a collection only once the allocation rate has fallen
- * (one 2 s after the banner shrank nothing; one at 10 s did). `gc` is not exposed without a node flag, which
- * `tasman` cannot pass to itself, so it is exposed here once.
+ * Full garbage collections 10, 20 and 30 s after start-up. Compiling every route's schemas and serializers grows
+ * V8's young generation to its largest, and an idle process never gives it back: about 30 MB of empty heap per
+ * process at rest (measured, docs/performance.md). V8 shrinks it in a collection only when the process allocates
+ * little at that moment: one 2 s after the banner shrank nothing, one at 10 s settled the API processes but the
+ * workers' polling loops often kept theirs; three settled every process tried. `gc` is not exposed without a node
+ * flag, which `tasman` cannot pass to itself, so it is exposed here.
  */
-export function settleHeap(afterMs = 10_000): void {
-  setTimeout(() => {
-    setFlagsFromString('--expose-gc');
-    (runInNewContext('gc') as () => void)();
-  }, afterMs).unref();
+export function settleHeap(everyMs = 10_000): void {
+  for (const at of [everyMs, 2 * everyMs, 3 * everyMs]) {
+    setTimeout(() => {
+      setFlagsFromString('--expose-gc');
+      (runInNewContext('gc') as () => void)();
+    }, at).unref();
+  }
 }
 
 /** The signals that stop `tasman start`: the single process, the cluster's primary and its children alike. */
