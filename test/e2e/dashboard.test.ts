@@ -382,8 +382,10 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await op.getByLabel('Search accounts').fill('Bayside');
     await op.getByRole('button', { name: 'Search' }).click();
     const row = op.getByRole('row').filter({ hasText: 'Bayside Books' });
-    await row.getByLabel('Sub-accounts').check();
+    // The box shows the account's state, so it ticks once the change is saved and read back (check() wants it at once).
+    await row.getByLabel('Sub-accounts').click();
     await expect.poll(async () => (await read()).hierarchy_enabled).toBe(true);
+    await row.locator('input[type="checkbox"]:checked').waitFor();
     await op.getByRole('button', { name: 'Suspend Bayside Books' }).click();
     await row.getByText('suspended', { exact: true }).waitFor();
     expect((await read()).account_status).toBe('suspended');
