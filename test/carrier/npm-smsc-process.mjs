@@ -2,15 +2,23 @@
 // submit_sm it accepts is written to stdout synchronously *before* its submit_sm_resp, as `SUBMIT <to> <id>`: a
 // line missing means the ESME cannot have had the answer, so a test can account for every message exactly even
 // when the process dies. A receipt (DELIVRD) follows each accepted submit that asked for one.
+// The full line is `SUBMIT <to> <id> <session> <ms>`: the connection's number (0, 1… in bind order) and when the
+// submit arrived (performance.now(), so a test can count submits per connection per second without pipe delays).
 // Env: SMSC_PORT (0 picks one; printed as `LISTENING <port>`), SMSC_SYSERR_FILE (while that file exists,
-// every submit_sm is refused with ESME_RSYSERR: an SMSC in trouble).
+// every submit_sm is refused with ESME_RSYSERR: an SMSC in trouble), SMSC_RECEIPTS=0 (no automatic receipts),
+// SMSC_MESSAGE_ID (answer every submit with this id, as two carriers' equal ids).
+// Stdin: `DELIVER <session> <json>` sends a deliver_sm with those fields on that connection, and writes
+// `DELIVERED <session> <command_status of the ESME's answer>`.
 import { existsSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
 import smpp from 'smpp';
 
 const prefix = randomBytes(2).toString('hex').toUpperCase();
 let counter = 0;
+const sessions = [];
 const server = smpp.createServer({}, (session) => {
+  const index = sessions.push(session) - 1;
   session.on('error', () => {});
   session.on('bind_transceiver', (pdu) => session.send(pdu.response({ system_id: 'NPMSMSC' })));
   session.on('enquire_link', (pdu) => session.send(pdu.response()));
@@ -21,10 +29,10 @@ const server = smpp.createServer({}, (session) => {
       session.send(pdu.response({ command_status: 0x08 }));
       return;
     }
-    const id = `${prefix}${(++counter).toString(16).toUpperCase()}`;
-    writeSync(1, `SUBMIT ${pdu.destination_addr} ${id}\n`);
+    const id = process.env.SMSC_MESSAGE_ID || `${prefix}${(++counter).toString(16).toUpperCase()}`;
+    writeSync(1, `SUBMIT ${pdu.destination_addr} ${id} ${index} ${performance.now().toFixed(3)}\n`);
     session.send(pdu.response({ message_id: id }));
-    if (pdu.registered_delivery) {
+    if (pdu.registered_delivery && process.env.SMSC_RECEIPTS !== '0') {
       session.deliver_sm({
         source_addr: pdu.destination_addr, destination_addr: pdu.source_addr, esm_class: 0x04, receipted_message_id: id, message_state: 2,
         short_message: `id:${id} sub:001 dlvrd:001 submit date:2611220000 done date:2611220000 stat:DELIVRD err:000 text:`,
@@ -33,3 +41,8 @@ const server = smpp.createServer({}, (session) => {
   });
 });
 server.listen(Number(process.env.SMSC_PORT ?? 0), '127.0.0.1', () => writeSync(1, `LISTENING ${server.address().port}\n`));
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const [, n, json] = /^DELIVER (\d+) (.*)$/.exec(line) ?? [];
+  if (n === undefined) return;
+  sessions[Number(n)].deliver_sm(JSON.parse(json), (resp) => writeSync(1, `DELIVERED ${n} ${resp.command_status}\n`));
+});

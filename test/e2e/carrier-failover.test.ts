@@ -5,14 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';
 import { rows } from '../../src/platform/db/client.ts';
 import { pollUntil } from '../support/poll.ts';
+import { npmSmscProcess, simulatorProcess } from '../support/smsc-process.ts';
 import { normaliseMessageId } from '../../src/carrier/smpp/receipt.ts';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -20,21 +18,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-interface SmscProcess { port: number; lines: string[]; kill(signal?: NodeJS.Signals): Promise<void> }
-
-/** A child process that prints a line matching `ready` (with the port in its first group) once it listens. */
-async function child(args: string[], env: Record<string, string>, ready: RegExp, lines: string[] = []): Promise<SmscProcess> {
-  const proc = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => { if (proc.exitCode === null && proc.signalCode === null) { proc.kill(signal); await exited; } };
-  cleanups.push(() => stop('SIGKILL'));
-  createInterface({ input: proc.stdout }).on('line', (l) => lines.push(l));
-  const line = await pollUntil(async () => lines.find((l) => ready.test(l)), Boolean, `${args.join(' ')} listening`, 30_000);
-  return { port: Number(ready.exec(line!)![1]), lines, kill: stop };
-}
-
-const npmSmscScript = fileURLToPath(new URL('../carrier/npm-smsc-process.mjs', import.meta.url));
-const npmSmsc = (env: Record<string, string> = {}, lines?: string[]) => child([npmSmscScript], { SMSC_PORT: '0', ...env }, /^LISTENING (\d+)$/, lines);
+const register = (c: () => Promise<unknown>) => { cleanups.push(c); };
+const npmSmsc = (env: Record<string, string> = {}, lines?: string[]) => npmSmscProcess(register, env, lines);
 
 async function tasmanWith(doc: object): Promise<TestApp> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'tasman-failover-')), 'carriers.json');
@@ -150,8 +135,7 @@ describe('failover between SMSC processes', () => {
   });
 
   it('`tasman simulator` with SIM_CARRIERS=2 serves two carriers from one process', { timeout: 120_000 }, async () => {
-    const bin = fileURLToPath(new URL('../../bin/tasman.js', import.meta.url));
-    const sim = await child([bin, 'simulator'], { SIM_CARRIERS: '2', SIM_PORT: '0', SIM_CONTROL_PORT: '0', SIM_DLR_DELAY_MS: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, /"smscs":\{"sim1":"127\.0\.0\.1:(\d+)"/);
+    const sim = await simulatorProcess(register, { SIM_CARRIERS: '2' });
     const second = Number(/"sim2":"127\.0\.0\.1:(\d+)"/.exec(sim.lines.find((l) => l.includes('"smscs"'))!)![1]);
     expect(second).not.toBe(sim.port);
     const t = await tasmanWith({ carriers: [carrier('au', sim.port), carrier('nz', second)], routes: [{ country: 'NZ', carriers: ['nz'] }, { carriers: ['au'] }] });
