@@ -16,11 +16,10 @@
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { median, round2, runRound, startCallbackReceiver, tasmanSystem, type RoundResult, type System } from './e2e.ts';
 import { cpuByPid, treeCpuMs } from './proc-stats.ts';
-import { benchSetup, call, deliverableRecipients, startSimulatorProcess, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
+import { benchSetup, call, deliverableRecipients, sendLoad, startSimulatorProcess, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -66,17 +65,7 @@ async function round(b: Build) {
   const backends = async () => (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [b.db])).rows.map((r) => r.pid);
   const pgBefore = cpuByPid(await backends());
   const nodeBefore = treeCpuMs([b.proc.child.pid!]);
-  let n = 0;
-  const result = await new Promise<autocannon.Result>((resolve, reject) => autocannon({
-    url: `${b.proc.url}/send`, connections: 50, duration: SECONDS, method: 'POST',
-    requests: [{
-      setupRequest: (req) => ({
-        ...req,
-        headers: { authorization: `Bearer ${b.keys[n++ % b.keys.length]}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ to: recipient(), message: 'Your order has shipped' }),
-      }),
-    }],
-  }, (err, r) => (err ? reject(err) : resolve(r))));
+  const result = await sendLoad(b.proc.url, b.keys, { seconds: SECONDS, recipient });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${b.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const nodeMs = treeCpuMs([b.proc.child.pid!]) - nodeBefore;
   let pgMs = 0;

@@ -9,8 +9,7 @@
 // Usage: createdb -h 127.0.0.1 -U postgres bench_embedded;
 //   flock /tmp/tasman-bench.lock env DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_embedded npx tsx bench/embedded.ts
 import { rmSync } from 'node:fs';
-import autocannon from 'autocannon';
-import { benchSetup, call, deliverableRecipients, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
+import { benchSetup, call, deliverableRecipients, sendLoad, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -41,22 +40,10 @@ async function side(name: Side['name'], env: Record<string, string>, dir: string
   return s;
 }
 
-function sendRound(s: Side): Promise<number> {
-  let n = 0;
-  return new Promise((resolve, reject) => autocannon({
-    url: `${s.proc.url}/send`, connections: 50, duration: SECONDS, method: 'POST',
-    requests: [{
-      setupRequest: (req) => ({
-        ...req,
-        headers: { authorization: `Bearer ${s.keys[n++ % s.keys.length]}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ to: recipient(), message: 'Your order has shipped' }),
-      }),
-    }],
-  }, (err, result) => {
-    if (err) reject(err);
-    else if (result.non2xx > 0 || result.errors > 0) reject(new Error(`${s.name} send: ${result.non2xx} non-2xx, ${result.errors} errors`));
-    else resolve(Math.round(result.requests.average));
-  }));
+async function sendRound(s: Side): Promise<number> {
+  const result = await sendLoad(s.proc.url, s.keys, { seconds: SECONDS, recipient });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${s.name} send: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return Math.round(result.requests.average);
 }
 
 async function pipelineRound(s: Side): Promise<number> {

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import { request } from 'undici';
 import { startProcess, type TasmanProcess } from '../test/support/process.ts';
 
@@ -72,4 +73,22 @@ export async function startSimulatorProcess(env: Record<string, string> = {}): P
     });
   });
   return { port, child };
+}
+
+/**
+ * A POST /send load for `seconds` with autocannon, each request on the next of `keys` in turn (so many accounts
+ * share the load) to the next of `recipient()`: the one `/send` load of ab.ts, embedded.ts and workers.ts.
+ */
+export function sendLoad(url: string, keys: string[], opts: { seconds: number; connections?: number; recipient: () => string }): Promise<autocannon.Result> {
+  let n = 0;
+  return new Promise((resolve, reject) => autocannon({
+    url: `${url}/send`, connections: opts.connections ?? 50, duration: opts.seconds, method: 'POST',
+    requests: [{
+      setupRequest: (req) => ({
+        ...req,
+        headers: { authorization: `Bearer ${keys[n++ % keys.length]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ to: opts.recipient(), message: 'Your order has shipped' }),
+      }),
+    }],
+  }, (err, result) => (err ? reject(err) : resolve(result))));
 }

@@ -4,9 +4,9 @@
 // the next round. Prints one JSON line per round and the medians with their ratio.
 // Usage: flock /tmp/tasman-bench.lock npx tsx bench/workers.ts   (DATABASE_URL unset: an embedded PostgreSQL each)
 // BENCH_SECONDS (default 10), BENCH_ROUNDS (default 5), BENCH_WORKERS (default "1,2").
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { request } from 'undici';
-import { benchSetup, call, deliverableRecipients, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
+import { benchSetup, call, deliverableRecipients, sendLoad, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -45,17 +45,7 @@ async function drained(server: Server): Promise<void> {
 }
 
 function round(server: Server, recipient: () => string): Promise<autocannon.Result> {
-  let n = 0;
-  return new Promise((resolve, reject) => autocannon({
-    url: `${server.proc.url}/send`, connections, duration: seconds, method: 'POST',
-    requests: [{
-      setupRequest: (req) => ({
-        ...req,
-        headers: { authorization: `Bearer ${server.keys[n++ % server.keys.length]}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ to: recipient(), message: 'Your order has shipped' }),
-      }),
-    }],
-  }, (err, result) => (err ? reject(err) : resolve(result))));
+  return sendLoad(server.proc.url, server.keys, { seconds, connections, recipient });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -8,7 +8,7 @@ import type { Services } from './compose.ts';
 import { uuidv7 } from './platform/ids.ts';
 import { frameworkErrors, guardInput, registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
-import { requireApiKey } from './platform/http/auth.ts';
+import { forgetActorsAfterWrites, requireApiKey } from './platform/http/auth.ts';
 import { markApiKeyRoutes, registerRouteRegistry } from './platform/http/route-registry.ts';
 import type { RateLimiter } from './platform/http/rate-limit/index.ts';
 import { adminRoutes, type InboundInjector } from './modules/admin/admin.routes.ts';
@@ -96,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   guardInput(app);
+  forgetActorsAfterWrites(app, deps.services.authenticate.forget);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

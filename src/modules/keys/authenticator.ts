@@ -19,25 +19,9 @@ interface ActorCache {
   listening: boolean;
 }
 
-// Every authenticator's cache in this process (tests build many apps in one process), held weakly.
-const caches = new Set<WeakRef<ActorCache>>();
-
 function clear(cache: ActorCache): void {
   cache.generation += 1;
   cache.entries.clear();
-}
-
-/**
- * Forgets every cached actor in this process at once. Called by the HTTP layer after any write request other than
- * the send routes (platform/http/auth.ts), so a revocation or suspension made through this process is exact here
- * before its answer leaves; other processes hear of it through the database's notification.
- */
-export function invalidateCachedActors(): void {
-  for (const ref of caches) {
-    const cache = ref.deref();
-    if (cache) clear(cache);
-    else caches.delete(ref);
-  }
 }
 
 export interface AuthenticatorOptions {
@@ -52,7 +36,8 @@ export interface AuthenticatorOptions {
 /**
  * Resolves a bearer token to its account. Concurrent look-ups share one query (group fetch). With `listen`, an
  * active key's actor is kept for a few seconds: a key look-up was one statement per few requests under load. A
- * change is honoured at once in the process that made it (invalidateCachedActors, before its answer is sent) and
+ * change is honoured at once in the process that made it (`forget`, called by the HTTP layer after every write
+ * that may change a key or an account, before its answer is sent: platform/http/auth.ts) and
  * within a notification's delay in every other process, and never later than ACTOR_CACHE_TTL_MS (a lost
  * notification, a change made by hand without the triggers). Unknown and revoked keys are never cached: a new key
  * works on its first request. last_used_at is written at most once a minute per key: a write per request would
@@ -62,7 +47,6 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = {}) 
   const now = options.now ?? Date.now;
   const cache: ActorCache = { entries: new Map(), generation: 0, listening: false };
   if (options.listen) {
-    caches.add(new WeakRef(cache));
     options.listen(AUTH_CHANGED_CHANNEL, () => clear(cache)).then(() => { cache.listening = true; }, () => {});
   }
   const touched = new Map<string, number>();
@@ -85,7 +69,7 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = {}) 
     }
     return actor;
   }
-  return async function authenticate(token: string): Promise<Actor | null> {
+  async function authenticate(token: string): Promise<Actor | null> {
     if (!looksLikeApiKey(token)) return null;
     const at = now();
     const actor = await lookUp(hashApiKey(token), at);
@@ -96,5 +80,8 @@ export function createAuthenticator(db: Db, options: AuthenticatorOptions = {}) 
       touchKey(db, actor.keyId).catch(() => touched.delete(actor.keyId));
     }
     return actor;
-  };
+  }
+  /** Forgets every actor this authenticator has cached. */
+  const forget = () => clear(cache);
+  return Object.assign(authenticate, { forget });
 }

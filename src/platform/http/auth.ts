@@ -4,7 +4,6 @@ import type { Actor } from '../actor.ts';
 import { AppError } from '../errors.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
 import { requireScope, type Scope } from '../../modules/keys/scopes.ts';
-import { invalidateCachedActors } from '../../modules/keys/authenticator.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,13 +31,13 @@ const isWrite = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method)
 const SEND_ROUTES = new Set(['/send', '/send-batch']);
 
 /**
- * Key look-ups are cached (modules/keys/authenticator.ts): any other write may have revoked a key or changed an
- * account, so every cached actor in this process is forgotten before its answer is sent. Other processes hear of
- * it through the database's notification.
+ * Key look-ups are cached (modules/keys/authenticator.ts): any write other than a send may have revoked a key or
+ * changed an account, so the app's cached actors are forgotten before its answer is sent. Other processes hear of
+ * it through the database's notification. Added once, on the root app, so it covers every route.
  */
-function forgetActorsAfterWrites(scope: FastifyInstance): void {
-  scope.addHook('onSend', async (request) => {
-    if (isWrite(request.method) && !SEND_ROUTES.has(request.routeOptions.url ?? '')) invalidateCachedActors();
+export function forgetActorsAfterWrites(app: FastifyInstance, forget: () => void): void {
+  app.addHook('onSend', async (request) => {
+    if (isWrite(request.method) && !SEND_ROUTES.has(request.routeOptions.url ?? '')) forget();
   });
 }
 
@@ -90,14 +89,13 @@ function bearer(request: FastifyRequest): string | null {
 
 /**
  * Adds the API-key check and the per-key limits to every route registered in `scope`. Key look-ups are cached for
- * a few seconds; a write through this scope forgets them in this process before it answers, so a revoked key
- * fails on its very next request here, and on other instances once the database's notification arrives.
+ * a few seconds; a write forgets them in this process before it answers (forgetActorsAfterWrites), so a revoked
+ * key fails on its very next request here, and on other instances once the database's notification arrives.
  */
 export function requireApiKey(
   scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth },
 ): void {
   scope.decorateRequest('actor', null as unknown as Actor);
-  forgetActorsAfterWrites(scope);
   // A keyed route without a declared scope would be open to every key: refuse to build the app instead.
   scope.addHook('onRoute', (route) => {
     const needed = (route.config as { scope?: Scope | 'any' } | undefined)?.scope;
@@ -136,7 +134,6 @@ export interface OperatorSessionAuth {
 /** The operator API's bearer token, compared in constant time; or an operator console session (with CSRF). */
 export function requireAdminToken(scope: FastifyInstance, token: string | null, sessions?: OperatorSessionAuth): void {
   const expected = token ? createHash('sha256').update(token).digest() : null;
-  forgetActorsAfterWrites(scope);
   scope.addHook('onRequest', async (request: FastifyRequest) => {
     if (!expected || !token) throw new AppError('forbidden', 'The operator API is disabled: set TASMAN_ADMIN_TOKEN');
     const cookie = sessions && !request.headers.authorization ? cookieOf(request, sessions.cookie) : undefined;

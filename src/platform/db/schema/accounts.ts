@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, check, customType, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
+  bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
+import { bytea, ts } from './columns.ts';
 
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
 export const accounts = pgTable('accounts', {
   id: uuid('id').primaryKey(),

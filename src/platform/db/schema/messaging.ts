@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
-  boolean, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid,
+  boolean, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
 import { accounts } from './accounts.ts';
 
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const campaigns = pgTable('campaigns', {
   id: uuid('id').primaryKey(),

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
 import { accountUsers } from './accounts.ts';
 
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** A signed-in browser: an account user's, or the operator's. The cookie holds the token; only its hash is here. */
 export const sessions = pgTable('sessions', {

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bytea, ts } from './columns.ts';
 
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
 export const webhookEndpoints = pgTable('webhook_endpoints', {
   accountId: uuid('account_id').notNull(),
