@@ -4,12 +4,15 @@
 //  - end-to-end rate: first request → the last delivery callback of the round (to the receiver below);
 //  - CPU per message: user + system time over the round of the system's process trees plus its PostgreSQL
 //    backends (the whole path: API, workers and the database's work);
-//  - memory at rest: resident set of the system's process trees, read before the round.
+//  - memory at rest: resident set of the system's process trees, read before the round;
+//  - where the CPU went: per message, by process (a cluster child's TASMAN_ROLES, else its command name), the
+//    PostgreSQL backends as `postgres`, and the harness that is not the system's (`others`: the SMSC simulator,
+//    this bench's load and receiver, given as `harnessPids`, without their descendants).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { Pool } from 'undici';
-import { cpuByPid, treeCpuMs, treeRssMb } from './proc-stats.ts';
+import { cpuByPid, treeCpuByPid, treeCpuMs, treeRssMb } from './proc-stats.ts';
 import { call, type BenchProcess } from './tasman-process.ts';
 
 const now = () => performance.now();
@@ -66,12 +69,25 @@ export async function startCallbackReceiver() {
 
 export type CallbackReceiver = Awaited<ReturnType<typeof startCallbackReceiver>>;
 
-export async function runRound(receiver: CallbackReceiver, system: System, opts: { keys: number; messages: number; connections: number; tag: string }) {
+/** CPU milliseconds by label across trees and loose pids, differenced against an earlier reading. */
+function cpuParts(trees: number[], loose: number[], before?: Map<number, { label: string; ms: number }>) {
+  const now = treeCpuByPid(trees);
+  for (const [pid, ms] of cpuByPid(loose)) now.set(pid, { label: 'postgres', ms });
+  if (!before) return now;
+  const parts: Record<string, number> = {};
+  for (const [pid, { label, ms }] of now) parts[label] = (parts[label] ?? 0) + ms - (before.get(pid)?.ms ?? 0);
+  return parts;
+}
+
+export async function runRound(receiver: CallbackReceiver, system: System, opts: { keys: number; messages: number; connections: number; tag: string; harnessPids?: number[] }) {
   await new Promise((r) => setTimeout(r, 1000));
   const rssMb = treeRssMb(system.roots());
   receiver.reset();
   const pgBefore = cpuByPid(await system.backends());
   const cpuBefore = treeCpuMs(system.roots());
+  const partsBefore = cpuParts(system.roots(), [...pgBefore.keys()]) as Map<number, { label: string; ms: number }>;
+  const harnessMs = () => [...cpuByPid(opts.harnessPids ?? []).values()].reduce((a, b) => a + b, 0);
+  const harnessBefore = harnessMs();
   const latencies: number[] = [];
   let next = 0;
   const t0 = now();
@@ -92,11 +108,14 @@ export async function runRound(receiver: CallbackReceiver, system: System, opts:
   let pgCpu = 0;
   for (const [pid, ms] of cpuByPid(await system.backends())) pgCpu += ms - (pgBefore.get(pid) ?? 0);
   const cpuMs = treeCpuMs(system.roots()) - cpuBefore + pgCpu;
+  const parts = cpuParts(system.roots(), await system.backends(), partsBefore) as Record<string, number>;
+  parts.others = harnessMs() - harnessBefore;
   return {
     accept_per_s: Math.round(opts.messages / ((acceptedAt - t0) / 1000)),
     e2e_per_s: Math.round(opts.messages / ((receiver.state.lastCallback - t0) / 1000)),
     p99_ms: round2(pct(latencies, 0.99)), p50_ms: round2(pct(latencies, 0.5)),
     cpu_ms_per_msg: round2(cpuMs / opts.messages), rss_mb: rssMb,
+    cpu_ms_per_msg_by: Object.fromEntries(Object.entries(parts).map(([k, ms]) => [k, Math.round((1000 * ms) / opts.messages) / 1000])),
   };
 }
 

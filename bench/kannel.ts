@@ -14,7 +14,11 @@
 // medians of the per-round ratios.
 // Usage: createdb -h 127.0.0.1 -U postgres bench_kannel;
 //   flock /tmp/tasman-bench.lock env DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_kannel npx tsx bench/kannel.ts
-// Knobs: BENCH_ROUNDS (11), BENCH_MESSAGES (20000), BENCH_CONNECTIONS (50), BENCH_KEYS ("100,1").
+// Knobs: BENCH_ROUNDS (11), BENCH_MESSAGES (20000), BENCH_CONNECTIONS (50), BENCH_KEYS ("100,1"),
+// KANNEL_FRESH (1): Kannel is restarted on an empty spool (and warmed up again) before each of its rounds, because
+// one Kannel slows from round to round (2,252 → 1,699 → 1,087 accepts/s in three rounds, session 4), which made the
+// medians flatter Tasman; 0 keeps one Kannel for the whole run. Tasman's rates stay level over a run, so it keeps
+// its one process (a restart would only add JIT warm-up).
 // Interrupted by SIGINT or SIGTERM it stops Tasman, Kannel and the simulator before exiting. Ctrl-C reaches it
 // through npx; a SIGTERM sent to npx from elsewhere is not passed on (npm exec): signal the bench's own node
 // process (`pgrep -f 'loader.mjs bench/kannel.ts'`), or run it as `node --import tsx bench/kannel.ts`.
@@ -65,14 +69,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /** Tasman (its accounts with their delivery webhooks on the receiver) and Kannel as the rounds drive them. */
-async function setUp(kannel: Kannel, tasman: BenchProcess, db: pg.Client, callbacks: CallbackReceiver): Promise<System[]> {
+async function setUp(kannel: { current: Kannel }, tasman: BenchProcess, db: pg.Client, callbacks: CallbackReceiver): Promise<System[]> {
   const t = await tasmanSystem({ name: 'tasman', proc: tasman, db, receiver: callbacks, keyCount: Math.max(...KEY_COUNTS), connections: CONNECTIONS, recipient, text: TEXT });
   cleanup.unshift(() => t.close());
   const kannelPool = await started(Promise.resolve(new Pool(`http://127.0.0.1:${KANNEL_PORTS.sendsms}`, { connections: CONNECTIONS })), (p) => p.close());
   return [
     t.system,
     {
-      name: 'kannel', roots: () => [kannel.bearerbox.pid!, kannel.smsbox.pid!], backends: async () => [],
+      name: 'kannel', roots: () => [kannel.current.bearerbox.pid!, kannel.current.smsbox.pid!], backends: async () => [],
       async send(key, tag) {
         const q = new URLSearchParams({
           username: `k${key}`, password: KANNEL_PASSWORD, from: '61400000000', to: recipient().slice(1), text: TEXT,
@@ -90,7 +94,8 @@ async function setUp(kannel: Kannel, tasman: BenchProcess, db: pg.Client, callba
 try {
   const sim = await started(startSimulatorProcess(), (it) => it.child.kill('SIGTERM'));
   const kannelUsers = Array.from({ length: Math.max(...KEY_COUNTS) }, (_, i) => `k${i}`);
-  const kannel = await started(startKannel(`${dataDir}/kannel`, sim.port, kannelUsers), (it) => it.stop());
+  const kannel = { current: await startKannel(`${dataDir}/kannel`, sim.port, kannelUsers) };
+  cleanup.unshift(() => kannel.current.stop());
   const tasman = await started(startTasmanProcess({
     DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TASMAN_ADMIN_TOKEN: 'bench-admin', TASMAN_SIMULATOR: 'false',
     SMPP_HOST: '127.0.0.1', SMPP_PORT: String(sim.port), SMPP_WINDOW: '100', LOG_LEVEL: 'info',
@@ -98,15 +103,31 @@ try {
   }), (it) => it.stop());
   const db = await started((async () => { const c = new pg.Client({ connectionString: databaseUrl }); await c.connect(); return c; })(), (c) => c.end());
   const systems = await setUp(kannel, tasman, db, receiver);
+  const harnessPids = [process.pid, sim.child.pid!];
+  const warmUp = (s: System, tag: string) => runRound(receiver, s, { keys: 1, messages: Math.min(2000, MESSAGES), connections: CONNECTIONS, tag, harnessPids });
   // warm-up (not reported): JIT, connection pools, SMPP windows
-  for (const s of systems) await runRound(receiver, s, { keys: 1, messages: Math.min(2000, MESSAGES), connections: CONNECTIONS, tag: `w-${s.name}` });
+  for (const s of systems) await warmUp(s, `w-${s.name}`);
+  const FRESH = process.env.KANNEL_FRESH !== '0';
+  let kannelRounds = 0;
+  /** A new bearerbox + smsbox on an empty spool, bound and warmed up as the first one was. */
+  const freshKannel = async (tag: string) => {
+    if (!FRESH || kannelRounds++ === 0) return;
+    await kannel.current.stop();
+    rmSync(`${dataDir}/kannel`, { recursive: true, force: true });
+    kannel.current = await startKannel(`${dataDir}/kannel`, sim.port, kannelUsers);
+    await warmUp(systems[1]!, `w-${tag}`);
+  };
   for (const keys of KEY_COUNTS) {
     const ratios: Record<string, number[]> = { accept: [], e2e: [], p99: [], cpu: [], rss: [] };
     const tasmanRuns: RoundResult[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = round % 2 === 0 ? [systems[1]!, systems[0]!] : [systems[0]!, systems[1]!];
       const out: Record<string, RoundResult> = {};
-      for (const s of order) out[s.name] = await runRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag: `${keys}-${round}-${s.name}` });
+      for (const s of order) {
+        const tag = `${keys}-${round}-${s.name}`;
+        if (s.name === 'kannel') await freshKannel(tag);
+        out[s.name] = await runRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag, harnessPids });
+      }
       const t = out.tasman!;
       const k = out.kannel!;
       tasmanRuns.push(t);
@@ -115,10 +136,10 @@ try {
         p99: round2(t.p99_ms / k.p99_ms), cpu: round2(t.cpu_ms_per_msg / k.cpu_ms_per_msg), rss: round2(t.rss_mb / k.rss_mb),
       };
       for (const [name, v] of Object.entries(ratio)) ratios[name]!.push(v);
-      print({ bench: 'kannel-round', keys, round, first: order[0]!.name, messages: MESSAGES, tasman: t, kannel: k, ratio });
+      print({ bench: 'kannel-round', keys, round, fresh_kannel: FRESH, first: order[0]!.name, messages: MESSAGES, tasman: t, kannel: k, ratio });
     }
     print({
-      bench: 'kannel-median', keys, rounds: ROUNDS, messages: MESSAGES, connections: CONNECTIONS,
+      bench: 'kannel-median', keys, rounds: ROUNDS, fresh_kannel: FRESH, messages: MESSAGES, connections: CONNECTIONS,
       accept_ratio: median(ratios.accept!), e2e_ratio: median(ratios.e2e!), p99_ratio: median(ratios.p99!),
       cpu_ratio: median(ratios.cpu!), rss_ratio: median(ratios.rss!),
       tasman_p99_ms_median: median(tasmanRuns.map((r) => r.p99_ms)),

@@ -45,5 +45,19 @@ export function cpuByPid(pids: number[]): Map<number, number> {
   return new Map(pids.map((pid) => [pid, stat(pid)?.cpuMs ?? 0]));
 }
 
+/** What a process is, for a CPU breakdown: its TASMAN_ROLES (a cluster child) or its command name. */
+export function label(pid: number): string {
+  try {
+    const role = /(?:^|\0)TASMAN_ROLES=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, 'latin1'))?.[1];
+    if (role) return role;
+  } catch { /* not ours to read */ }
+  try { return readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { return 'gone'; }
+}
+
+/** CPU milliseconds per pid of the given trees, with each pid's label. */
+export function treeCpuByPid(roots: number[]): Map<number, { label: string; ms: number }> {
+  return new Map(tree(roots).map((s) => [s.pid, { label: label(s.pid), ms: s.cpuMs }]));
+}
+
 export const treeCpuMs = (roots: number[]): number => tree(roots).reduce((sum, s) => sum + s.cpuMs, 0);
 export const treeRssMb = (roots: number[]): number => Math.round(tree(roots).reduce((sum, s) => sum + s.rssKb, 0) / 1024);
