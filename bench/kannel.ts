@@ -16,7 +16,8 @@
 //   flock /tmp/tasman-bench.lock env DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_kannel npx tsx bench/kannel.ts
 // Knobs: BENCH_ROUNDS (11), BENCH_MESSAGES (20000), BENCH_CONNECTIONS (50), BENCH_KEYS ("100,1"),
 // KANNEL_FRESH (1): Kannel is restarted on an empty spool (and warmed up again) before each of its rounds, because
-// one Kannel slows from round to round (2,252 → 1,699 → 1,087 accepts/s in three rounds, session 4), which made the
+// one Kannel slows from round to round (2,252 → 1,699 → 1,087 accepts/s in three rounds, session 4; alone on the machine, 2,144 → 2,219 → 1,495
+// with bearerbox's CPU per message 0.27 → 0.49 → 0.91 ms, session 5), which made the
 // medians flatter Tasman; 0 keeps one Kannel for the whole run. Tasman's rates stay level over a run, so it keeps
 // its one process (a restart would only add JIT warm-up).
 // Interrupted by SIGINT or SIGTERM it stops Tasman, Kannel and the simulator before exiting. Ctrl-C reaches it
@@ -104,7 +105,7 @@ try {
   const db = await started((async () => { const c = new pg.Client({ connectionString: databaseUrl }); await c.connect(); return c; })(), (c) => c.end());
   const systems = await setUp(kannel, tasman, db, receiver);
   const harnessPids = [process.pid, sim.child.pid!];
-  const warmUp = (s: System, tag: string) => runRound(receiver, s, { keys: 1, messages: Math.min(2000, MESSAGES), connections: CONNECTIONS, tag, harnessPids });
+  const warmUp = (s: System, tag: string, messages = 2000) => runRound(receiver, s, { keys: 1, messages: Math.min(messages, MESSAGES), connections: CONNECTIONS, tag, harnessPids });
   // warm-up (not reported): JIT, connection pools, SMPP windows
   for (const s of systems) await warmUp(s, `w-${s.name}`);
   const FRESH = process.env.KANNEL_FRESH !== '0';
@@ -115,7 +116,9 @@ try {
     await kannel.current.stop();
     rmSync(`${dataDir}/kannel`, { recursive: true, force: true });
     kannel.current = await startKannel(`${dataDir}/kannel`, sim.port, kannelUsers);
-    await warmUp(systems[1]!, `w-${tag}`);
+    // Short: a C process has no JIT to warm, and one Kannel slows with every message it has handled (bearerbox's
+    // CPU per message 0.27 → 0.49 → 0.91 ms over three rounds of 5,000 in one process, /work/ab's kannel-only run).
+    await warmUp(systems[1]!, `w-${tag}`, 500);
   };
   for (const keys of KEY_COUNTS) {
     const ratios: Record<string, number[]> = { accept: [], e2e: [], p99: [], cpu: [], rss: [] };
