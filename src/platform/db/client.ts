@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.ts';
 import { startEmbeddedPostgres } from './embedded/server.ts';
 import { firstConnection } from './connect-retry.ts';
+import { channelToken, LISTENER_ANY, LISTENER_PREFIX, listenerName } from './listener-name.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -33,9 +34,6 @@ export interface Database {
   othersListen(channel: string): Promise<boolean>;
   close(): Promise<void>;
 }
-
-// The application_name of a process's LISTEN connection, followed by its channels.
-const LISTENER_NAME = 'tasman listen ';
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 // An arbitrary constant: every Tasman process takes this advisory lock before migrating, so two starting at once
@@ -134,9 +132,8 @@ async function connect(databaseUrl: string, embedded: boolean, poolSize = 20, co
     if (!channels.has(channel)) {
       channels.add(channel);
       await listener.query(`listen "${channel.replace(/"/g, '')}"`);
-      // Names what it listens to, for othersListen in other processes (63 bytes at most: '*' if longer).
-      const name = `${LISTENER_NAME}${[...channels].join(' ')}`;
-      await listener.query('select set_config(\'application_name\', $1, false)', [name.length <= 63 ? name : `${LISTENER_NAME}*`]);
+      // Names what it listens to, for othersListen in other processes (listener-name.ts).
+      await listener.query('select set_config(\'application_name\', $1, false)', [listenerName(channels)]);
     }
   };
 
@@ -153,12 +150,15 @@ async function connect(databaseUrl: string, embedded: boolean, poolSize = 20, co
       await db.execute(sql`select pg_notify(${channel}, ${payload})`);
     },
     async othersListen(channel) {
-      // application_name is visible for every session, whatever role runs it.
+      // application_name is visible for every session, whatever role runs it. The channel's full name is matched
+      // too: processes of earlier releases named their channels in full.
       const [row] = await rows<{ n: number }>(db, sql`
         select count(*)::int as n from pg_stat_activity
         where datname = current_database() and pid <> ${(listener as { processID?: number } | null)?.processID ?? 0}
-          and (application_name = ${`${LISTENER_NAME}*`} or position(${` ${channel} `} in ' ' || substr(application_name, ${LISTENER_NAME.length + 1}) || ' ') > 0)
-          and application_name like ${`${LISTENER_NAME}%`}`);
+          and (application_name = ${LISTENER_ANY}
+            or position(${` ${channelToken(channel)} `} in ' ' || substr(application_name, ${LISTENER_PREFIX.length + 1}) || ' ') > 0
+            or position(${` ${channel} `} in ' ' || substr(application_name, ${LISTENER_PREFIX.length + 1}) || ' ') > 0)
+          and application_name like ${`${LISTENER_PREFIX}%`}`);
       return (row?.n ?? 1) > 0;
     },
     async close() {
