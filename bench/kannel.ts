@@ -129,6 +129,10 @@ try {
       for (const s of order) {
         const tag = `${keys}-${round}-${s.name}`;
         if (s.name === 'kannel') await freshKannel(tag);
+        // This machine's PostgreSQL runs with autovacuum off (its CI configuration): vacuum Tasman's database
+        // between rounds as autovacuum would on a production server, or each round's claims walk the dead queue
+        // index entries of every round before it (docs/decisions.md, "Issue 16 (session 5): PostgreSQL per message").
+        else await db.query('vacuum (analyze)');
         out[s.name] = await runRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag, harnessPids });
       }
       const t = out.tasman!;
