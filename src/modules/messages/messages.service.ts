@@ -160,7 +160,7 @@ export function createMessageService(deps: MessageServiceDeps) {
   // fail its neighbours.
   const singles = createBatcher<SingleSend, SendOutcome>({
     maxSize: 100,
-    maxConcurrent: 4,
+    maxConcurrent: 2,
     run: async (items) => {
       try {
         return await insertSingles(deps.db, items);
