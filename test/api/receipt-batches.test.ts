@@ -74,3 +74,49 @@ it("commits a receipt while another receipt's batch is still waiting for its mes
     await holding;
   }
 }, 30_000);
+
+it('skips a message whose row another transaction holds without taking an older message with the same id for it', async () => {
+  const a = await createAccount(t.app);
+  // The SMSC reused an id: the newer message holds it, the older one (already sent, no receipt yet) must not take it.
+  const smsc = randomUUID().replace(/-/g, '').slice(0, 16);
+  const older = (await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'Hello' })).body.message_id as string;
+  const newer = (await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'Hello' })).body.message_id as string;
+  expect((await recordSent(t.services.db, [{ id: older, claim: null, smscMessageId: smsc, sentAt: new Date(Date.now() - 60_000) }])).has(older)).toBe(true);
+  expect((await recordSent(t.services.db, [{ id: newer, claim: null, smscMessageId: smsc, sentAt: new Date() }])).has(newer)).toBe(true);
+
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => { release = resolve; });
+  let holder!: number;
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => { locked = resolve; });
+  const holding = t.services.db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from messages where id = ${newer} for update`);
+    holder = (await rows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`))[0]!.pid;
+    locked();
+    await released;
+  });
+  const guard = setTimeout(release, 20_000);
+  try {
+    await isLocked;
+    let settled = false;
+    const applying = t.services.receipts.onReceipt(receipt(smsc)).finally(() => { settled = true; });
+    // The receipt waits for the holder's lock (the one-receipt way, after the batch skipped the row).
+    for (;;) {
+      const blocked = await rows<{ pid: number }>(t.services.db, sql`
+        select pid from pg_stat_activity where ${holder}::int = any(pg_blocking_pids(pid))`);
+      if (blocked.length > 0 || settled) break; // settled: it took another message (the failure below)
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(settled).toBe(false);
+    expect(await status(a.apiKey, older)).toBe('sent');
+
+    release();
+    await applying;
+    expect(await status(a.apiKey, newer)).toBe('delivered');
+    expect(await status(a.apiKey, older)).toBe('sent');
+  } finally {
+    clearTimeout(guard);
+    release();
+    await holding;
+  }
+}, 30_000);

@@ -144,17 +144,24 @@ function toMessageRow(raw: Record<string, unknown>): MessageRow {
  * single-part message are handled here (the most recently sent one on the carrier, as findHolder); the returned
  * `handled` set lists them, including ones whose message already had its receipt (a repeat). Segment ids and
  * unknown ids are left to the one-receipt path (an id any segment on the carrier carries goes there, which picks
- * the newest holder). Messages are locked in id order, so two batches (in one process or two) cannot deadlock
- * each other. The first receipt for a (carrier, id) counts. Keys are `receiptKey(r)`. Returns the rows it changed,
- * for their events, and the handled receipts whose message already had its outcome (`alreadyFinal`: a repeat, or
- * a reused id), for the log.
+ * the newest holder). The first receipt for a (carrier, id) counts. Keys are `receiptKey(r)`. Returns the rows it
+ * changed, for their events, and the handled receipts whose message already had its outcome (`alreadyFinal`: a
+ * repeat, or a reused id), for the log.
+ *
+ * The batch never waits for a row lock: the newest holder is chosen first (unlocked, from the statement's
+ * snapshot), then its row is locked `SKIP LOCKED`. A receipt whose message another transaction holds (the
+ * dispatcher's `sent` write, another process's receipt, an expiry) is left out of `handled` and goes the
+ * one-receipt way, which waits for that lock on its own connection. So one batch at a time holds up no receipt
+ * behind someone else's lock (README.md), and a locked newest holder is never replaced by an older message with
+ * the same id (the lock is taken on the chosen row, not while choosing). The locked row is the latest version
+ * (READ COMMITTED re-reads a row changed since the snapshot), so whether it still takes the receipt, and that it
+ * still carries the id, are read from it.
  *
  * One statement rather than lock, update and read back (each a round trip, and a batch holds its locks and its
- * connection for all of them): the receipt's deliver_sm_resp waits for this transaction. Whether a message still
- * takes its receipt is read from the locked row (`newest`), so the update finds its rows by primary key alone:
- * the old update also filtered on `messages.status = 'sent'`, and without fresh statistics PostgreSQL planned it
- * as a walk over every message awaiting a receipt, re-reading the batch for each (740 ms for 50 receipts with 8,800
- * awaiting, docs/performance.md).
+ * connection for all of them): the receipt's deliver_sm_resp waits for this transaction. The update finds its
+ * rows by primary key alone: the old update also filtered on `messages.status = 'sent'`, and without fresh
+ * statistics PostgreSQL planned it as a walk over every message awaiting a receipt, re-reading the batch for each
+ * (740 ms for 50 receipts with 8,800 awaiting, docs/performance.md).
  */
 export async function applyFinalBatch(tx: Executor, receipts: FinalReceipt[]): Promise<{ handled: Set<string>; updated: MessageRow[]; alreadyFinal: string[] }> {
   const first = new Map<string, FinalReceipt>();
@@ -167,26 +174,31 @@ export async function applyFinalBatch(tx: Executor, receipts: FinalReceipt[]): P
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as r(carrier text, smsc text, state text, status text, err text, received_at timestamptz)
     ), candidates as materialized (
-      select m.id, m.smsc_message_id, coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) as carrier, m.sent_at, m.status, m.dlr_status
+      select m.id, m.smsc_message_id, coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) as carrier, m.sent_at
       from messages m
       where m.smsc_message_id = any(${textArray(ids)}::text[]) and m.sent_at is not null
         and not exists (select 1 from message_segments s
           where s.smsc_message_id = m.smsc_message_id and s.carrier = coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}))
-      order by m.id
-      for update of m
     ), newest as materialized (
-      select distinct on (c.carrier, c.smsc_message_id) c.id, c.carrier, c.smsc_message_id, c.status, c.dlr_status
+      select distinct on (c.carrier, c.smsc_message_id) c.id, c.carrier, c.smsc_message_id
       from candidates c join input r on r.carrier = c.carrier and r.smsc = c.smsc_message_id
       order by c.carrier, c.smsc_message_id, c.sent_at desc, c.id
+    ), locked as materialized (
+      select m.id, m.smsc_message_id, coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) as carrier, m.status, m.dlr_status
+      from messages m
+      where m.id = any(array(select id from newest))
+      for update of m skip locked
+    ), held as materialized (
+      select l.* from locked l join newest n on n.id = l.id and n.carrier = l.carrier and n.smsc_message_id = l.smsc_message_id
     ), updated as (
       update messages m
       set status = r.status, dlr_status = r.state, dlr_error_code = r.err, dlr_received_at = greatest(r.received_at, m.sent_at)
-      from newest n join input r on r.carrier = n.carrier and r.smsc = n.smsc_message_id
-      where m.id = n.id and n.dlr_status is null and n.status = 'sent'
+      from held h join input r on r.carrier = h.carrier and r.smsc = h.smsc_message_id
+      where m.id = h.id and h.dlr_status is null and h.status = 'sent'
       returning m.*
     )
-    select n.carrier as h_carrier, n.smsc_message_id as h_smsc, u.id is not null as h_updated, u.*
-    from newest n left join updated u on u.id = n.id`);
+    select h.carrier as h_carrier, h.smsc_message_id as h_smsc, u.id is not null as h_updated, u.*
+    from held h left join updated u on u.id = h.id`);
   const handled = new Set<string>();
   const updated: MessageRow[] = [];
   const alreadyFinal: string[] = [];

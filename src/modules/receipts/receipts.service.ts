@@ -13,8 +13,10 @@ import type { MessageRow } from '../messages/messages.repo.ts';
 import { endWithoutReceipt } from './end-without-receipt.ts';
 
 const RECEIPT_BATCH = 500;
-// Receipt batches committing at once (connections taken from the pool: 20 by default).
-const RECEIPT_BATCHES_IN_FLIGHT = 4;
+// One receipt batch at a time, so receipts arriving during a commit make one large next batch (group commit) rather
+// than several small ones: four at a time halved the batches and cost the pipeline 8% (docs/performance.md, session
+// 5). One is safe because a batch never waits for a row lock (applyFinalBatch skips locked rows).
+const RECEIPT_BATCHES_IN_FLIGHT = 1;
 const SWEEP_BATCH = 500;
 
 export interface ReceiptServiceDeps {
@@ -116,12 +118,10 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   // Receipts go through the write-behind batcher: under load one transaction of a few statements serves many
   // receipts instead of one transaction of five statements each. Each caller's promise resolves only after the
   // commit that covered its receipt (deliver_sm_resp follows it). A receipt the batch did not handle (unknown
-  // id, a segment) or a batch that rolled back (a deadlock with another process, a lost connection) goes the
-  // one-receipt way.
-  // Several batches run at once: with one, a receipt arriving during a commit waited for that whole batch and then
-  // its own, and since an SMSC keeps only a window of receipts unacknowledged, that wait also capped the receipt
-  // rate (docs/performance.md, "Receipt acknowledgement under load"). Batches lock their messages in id order, so
-  // two of them cannot deadlock.
+  // id, a segment, a message whose row another transaction holds) or a batch that rolled back (a lost
+  // connection) goes the one-receipt way, which waits for the lock on its own connection.
+  // One batch at a time: the batch never waits for a lock (it skips locked rows), so a receipt behind it waits
+  // only for that batch's few statements, never for someone else's transaction (test/api/receipt-batches.test.ts).
   type Queued = { ref: SmscRef; parked: ParkedReceipt; receivedAt: Date };
   const batch = createBatcher<Queued, boolean>({
     maxSize: RECEIPT_BATCH,
@@ -148,8 +148,8 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
 
   // A receipt on its way to the batch; `resolve` says whether the batch handled it.
   type Waiting = { queued: Queued; resolve(handled: boolean): void; reject(err: unknown): void };
-  // Receipts that arrive together go to the batcher together (submitAll): with several batches free, one at a
-  // time would each start a batch of one.
+  // Receipts that arrive together go to the batcher together (submitAll): with the batch slot free, one at a time
+  // would start a batch of one with the first and make the rest wait for it.
   const toBatch = (ready: Waiting[]) => {
     if (ready.length === 0) return;
     batch.submitAll(ready.map((w) => w.queued)).forEach((answer, i) => answer.then(ready[i]!.resolve, ready[i]!.reject));
