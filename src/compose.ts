@@ -2,20 +2,15 @@
 // (main.ts), the test app (test/support/app.ts) and the benchmarks all call compose(), so what tests exercise is
 // what production runs. Everything is passed explicitly: no module reaches for a global or a mutable slot.
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './platform/db/client.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
-import { createRateLimiter } from './platform/http/rate-limit/index.ts';
 import { loadOrCreateAdminToken } from './platform/admin-token.ts';
 import { createIdempotency } from './platform/http/idempotency.ts';
 import type { Authenticate } from './platform/http/auth.ts';
 import { createQueueSignal } from './platform/jobs/signal.ts';
-import { startPeriodic } from './platform/jobs/periodic.ts';
 import { loadOrCreateKey } from './platform/crypto/secret-box.ts';
-import { openCarriers, startSimulators, type CarrierSet, type SimulatorHandle } from './carrier/index.ts';
-import { UnstorableDeliveryError } from './carrier/carrier.ts';
-import { isDataException } from './platform/db/sql-state.ts';
+import type { CarrierSet, SimulatorHandle } from './carrier/index.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createCampaignService } from './modules/campaigns/campaigns.service.ts';
 import { createOptoutService } from './modules/optouts/optouts.service.ts';
@@ -32,8 +27,7 @@ import { createUserService } from './modules/users/users.service.ts';
 import { createNumberService } from './modules/numbers/numbers.service.ts';
 import { createReceiptService } from './modules/receipts/receipts.service.ts';
 import { createStatusService } from './modules/status/status.service.ts';
-import { createCarrierAdminService, type CarrierAdminService } from './modules/carriers/carriers.service.ts';
-import { startReceiptQueries } from './modules/carriers/query.jobs.ts';
+import type { CarrierAdminService } from './modules/carriers/carriers.service.ts';
 import { receiptsWaiting } from './modules/carriers/carriers.repo.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
@@ -41,17 +35,12 @@ import { createTwoFactorService } from './modules/sessions/two-factor.service.ts
 import { createReplyService } from './modules/messages/reply.service.ts';
 import { createSenderService } from './modules/senders/senders.service.ts';
 import { createSettingsService } from './modules/settings/settings.service.ts';
-import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
-import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
-import { startRetention } from './modules/retention/retention.jobs.ts';
-import { startScheduler } from './modules/scheduling/schedule.jobs.ts';
-import { createHealthService, type CarrierStatus } from './modules/health/health.service.ts';
+import type { CarrierStatus } from './modules/health/health.service.ts';
 import { queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
 import type { WorkersPeer } from './platform/cluster/peer.ts';
 import type { StatusDeps } from './modules/status/status.service.ts';
 import { portInUse } from './platform/startup-error.ts';
-import type { Carrier } from './carrier/carrier.ts';
 
 export type { SimulatorHandle } from './carrier/index.ts';
 
@@ -65,11 +54,11 @@ type Stop = () => Promise<void>;
 
 /** Every service, built once per process from the database and configuration; routes and workers share them. */
 function createServices(
-  config: Config, database: Database, metrics: Metrics, logger: Logger, carriers: CarrierSet | null, now?: () => Date,
+  config: Config, database: Database, metrics: Metrics, logger: Logger, carriers: CarrierSet | null,
+  /** The operator's carrier view and route reload: this process's, or relayed to the workers process of the cluster. */
+  carrierAdmin: CarrierAdminService, now?: () => Date,
   /** What /status reads of the carriers when another process of the cluster holds them. */
   remoteCarriers?: StatusDeps['carriers'],
-  /** The operator's carrier view and route reload, relayed to the workers process of the cluster. */
-  remoteCarrierAdmin?: WorkersPeer['carrierAdmin'],
 ) {
   const db: Db = database.db;
   const queued = createQueueSignal(database, 'tasman_messages_queued');
@@ -117,119 +106,12 @@ function createServices(
     inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),
     /** This process's carriers (built when it runs the workers, started by the carrier role), else null. */
     carriers,
-    carrierAdmin: remoteCarrierAdmin
-      ? {
-        view: () => remoteCarrierAdmin('view') as ReturnType<CarrierAdminService['view']>,
-        reloadRoutes: () => remoteCarrierAdmin('reload') as ReturnType<CarrierAdminService['reloadRoutes']>,
-      }
-      : createCarrierAdminService({ db, carriers, file: config.carriers.file }),
+    carrierAdmin,
     status: createStatusService({ db, carriers: remoteCarriers ?? carriers, receiptBacklogMs: () => receipts.backlogAgeMs() }),
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
-
-const PARKED_SWEEP_MS = 10 * 60_000;
-const PARKED_RESOLVE_MS = 30_000;
-// A receipt still parked after a week names a message Tasman never sent (or one long gone).
-const PARKED_RECEIPT_TTL_MS = 7 * 24 * 60 * 60_000;
-const IDEMPOTENCY_SWEEP_MS = 60_000;
-// Messages past their validity period without a receipt are ended this often (receipts.service expireOverdue).
-const EXPIRY_SWEEP_MS = 60_000;
-const NUMBER_RENEWAL_MS = 10 * 60_000;
-
-/** Runs `task` every `ms` on the worker loop (platform/jobs/periodic.ts); the returned stop waits for a run. */
-const every = (everyMs: number, run: () => Promise<unknown>, logger: Logger, name: string): Stop => startPeriodic({ name, everyMs, run, logger });
-
-/** A delivery the database can never store (a NUL in its text…) is refused for good, not resent every second. */
-const refuseUnstorable = <T>(handle: (item: T) => Promise<void>) => async (item: T): Promise<void> => {
-  try {
-    await handle(item);
-  } catch (err) {
-    if (isDataException(err)) throw new UnstorableDeliveryError((err as Error).message, { cause: err });
-    throw err;
-  }
-};
-
-/**
- * The carrier role: the SMPP link (to SMPP_HOST, or to the built-in SMSC), the dispatcher feeding it, and the
- * receipt and inbound services behind it. The returned stop drains in order: the dispatcher finishes its
- * submits and their writes, then the link unbinds.
- */
-async function startCarrierRole(carriers: CarrierSet, services: Services, logger: Logger): Promise<{ stop: Stop; status: () => CarrierStatus[] }> {
-  const log = logger.child({ component: 'carrier' });
-  const link = counted(carriers, services.metrics);
-  // The receipt and inbox services wake the webhook worker themselves after committing an event.
-  await link.start({
-    onReceipt: refuseUnstorable((receipt) => {
-      services.metrics.receipts.inc({ status: receipt.state });
-      return services.receipts.onReceipt(receipt);
-    }),
-    onInbound: refuseUnstorable(async (sms) => {
-      const row = await services.inbox.receive(sms);
-      if (row && row.accountId === null) {
-        log.warn({ id: row.id, from: row.from, to: row.to }, 'inbound message for a number no account holds; stored unrouted');
-      }
-    }),
-  });
-  const dispatcher = createDispatcher({
-    db: services.db, carrier: link, signal: services.signals.queued, receipts: services.receipts,
-    onEvents: () => services.signals.webhooks.raise(), window: carriers.capacity(), logger: log.child({ role: 'dispatcher' }),
-  });
-  await dispatcher.start();
-  // The backstop of the one early-receipt path (modules/receipts/README.md): parked receipts retried.
-  const resolve = every(PARKED_RESOLVE_MS, () => services.receipts.sweepParked(), log, 'parked receipt sweep');
-  const expiry = every(EXPIRY_SWEEP_MS, () => services.receipts.expireOverdue(), log, 'expiry of messages without a receipt');
-  // Before expiry ends them: query_sm for messages without a receipt, on carriers that answer it.
-  const queries = startReceiptQueries({ db: services.db, carriers, logger: log });
-  const sweep = every(PARKED_SWEEP_MS, () => Promise.all([
-    services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
-  ]), log, 'parked receipt and inbound fragment purge');
-  return {
-    status: () => carriers.view().carriers.map((c) => ({ name: c.id, bound: c.state === 'bound', address: c.address })),
-    async stop() {
-      await sweep();
-      await resolve();
-      await expiry();
-      await queries();
-      await dispatcher.stop();
-      await link.stop();
-    },
-  };
-}
-
-/** The link, counting the submits the SMSC accepted. */
-function counted(link: Carrier, metrics: Metrics): Carrier {
-  return {
-    start: (handlers) => link.start(handlers),
-    async submit(request) {
-      const result = await link.submit(request);
-      if (result.ok) metrics.submitted.inc();
-      return result;
-    },
-    health: () => link.health(),
-    stop: () => link.stop(),
-  };
-}
-
-/** The background roles; each claims its rows with FOR UPDATE SKIP LOCKED and a lease, so processes may share them. */
-async function startWorkers(config: Config, services: Services, carriers: CarrierSet, logger: Logger): Promise<{ stops: Stop[]; carriers: Array<() => CarrierStatus[]> }> {
-  const carrier = await startCarrierRole(carriers, services, logger);
-  const stops = [
-    every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
-    // Dedicated number rental (30-day renewals, 7-day grace); SKIP LOCKED claims, so every worker may run it.
-    every(NUMBER_RENEWAL_MS, () => services.numbers.renewDue(), logger, 'number renewal'),
-    startRetention({ db: services.db, retentionDays: config.retentionDays, logger }),
-    // Scheduled messages fall due into the dispatcher's queue (exactly once, whichever process releases them).
-    startScheduler({ db: services.db, onReleased: () => services.signals.queued.raise(), logger }),
-    carrier.stop,
-    await startWebhookWorker({
-      db: services.db, signal: services.signals.webhooks, secretKey: services.secretKey, webhook: config.webhook, logger,
-      options: { onAttempt: (result) => services.metrics.webhookDeliveries.inc({ result }) },
-    }),
-  ];
-  return { stops, carriers: [carrier.status] };
-}
 
 export interface ComposeOptions {
   /** Default: config.roles (TASMAN_ROLES). */
@@ -251,9 +133,9 @@ export interface ComposeOptions {
   workersPeer?: WorkersPeer;
 }
 
-export interface Composition {
-  /** Ready; listening when options.listen was given, else the caller injects (tests). */
-  app: FastifyInstance;
+export interface Composition<App extends FastifyInstance | null = FastifyInstance | null> {
+  /** Ready; listening when options.listen was given, else the caller injects (tests). Null without the API role. */
+  app: App;
   /** The API's address when listening, else ''. */
   url: string;
   roles: Roles;
@@ -266,11 +148,58 @@ export interface Composition {
   close(): Promise<void>;
 }
 
+/** What the HTTP app needs of the process, beside the services. */
+interface ApiParts {
+  config: Config;
+  options: ComposeOptions;
+  services: Services;
+  logger: Logger;
+  adminToken: string | null;
+  simulator: SimulatorHandle | null;
+  peer: WorkersPeer | null;
+  carrierStatus: () => CarrierStatus[];
+  stops: Stop[];
+}
+
+/**
+ * The API role: the rate limiter (with Redis when REDIS_URL is set), readiness, and the Fastify app with every
+ * route. Loaded only by a process that serves the API: Fastify, the route schemas, swagger and the MCP server
+ * are not loaded by a workers process (docs/decisions.md, "Issue 16 (session 5)").
+ */
+async function startApi({ config, options, services, logger, adminToken, simulator, peer, carrierStatus, stops }: ApiParts): Promise<FastifyInstance> {
+  const [{ buildApp }, { createRateLimiter }, { createHealthService }] = await Promise.all([
+    import('./app.ts'), import('./platform/http/rate-limit/index.ts'), import('./modules/health/health.service.ts'),
+  ]);
+  // ioredis is loaded only when REDIS_URL names a server.
+  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
+  // Every failed reconnect emits an error: the limiter reports the outage itself, once a minute.
+  redis?.on('error', () => {});
+  if (redis) stops.push(async () => { redis.disconnect(); });
+  const limiter = createRateLimiter({ rps: config.rateLimit.rps, concurrency: config.rateLimit.concurrency, redis: redis ?? undefined, log: logger });
+  stops.push(() => limiter.close());
+  // An API process of a cluster answers for the workers process too: /ready sees its carrier links.
+  const roles = options.roles ?? config.roles;
+  const health = createHealthService({ db: services.db, carriers: peer ? peer.carriers : carrierStatus, checksCarriers: roles.workers || peer !== null });
+  return buildApp({
+    services, simulator: simulator ?? (peer ? { injectInbound: peer.injectInbound } : null), limiter, logger: options.logger === false ? false : logger, adminToken, health,
+    metrics: services.metrics, metricsToken: config.metricsToken, trustProxy: config.trustProxy,
+  });
+}
+
+/** The operator's carrier view and route reload, relayed to the workers process of the cluster. */
+const relayedCarrierAdmin = (relay: WorkersPeer['carrierAdmin']): CarrierAdminService => ({
+  view: () => relay('view') as ReturnType<CarrierAdminService['view']>,
+  reloadRoutes: () => relay('reload') as ReturnType<CarrierAdminService['reloadRoutes']>,
+});
+
 /**
  * Builds the whole process: database (migrated), services, the HTTP app, the built-in SMSC when SMPP_HOST is
  * unset, and the background roles the process runs. The SMSC depends on configuration only, not on the roles,
- * so `POST /admin/simulator/inbound` is there whenever it runs.
+ * so `POST /admin/simulator/inbound` is there whenever it runs. Each role's code is imported only when the process
+ * runs it: an API process of a cluster loads no SMPP stack, a workers process no Fastify.
  */
+export async function compose(config: Config, options: ComposeOptions & { roles: { api: true; workers: boolean } }): Promise<Composition<FastifyInstance>>;
+export async function compose(config: Config, options?: ComposeOptions): Promise<Composition>;
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
   const roles = options.roles ?? config.roles;
   const peer = options.workersPeer ?? null;
@@ -288,9 +217,12 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const metrics = createMetrics(peer ? { render: peer.renderMetrics } : {});
     // The built-in SMSCs run whenever no carrier is configured, whatever the roles (the operator's inbound route
     // uses the first); the carriers are built (not started) first so that services get them explicitly.
-    // In a cluster they run beside the carrier links, in the workers process, never in an API process.
-    const simulators = config.carriers.config === null && !peer
-      ? await startSimulators(config, logger.child({ component: 'simulator' })).catch((err: { port?: number }) => {
+    // In a cluster they run beside the carrier links, in the workers process, never in an API process, which
+    // therefore never loads the carrier code.
+    const runsSimulators = config.carriers.config === null && !peer;
+    const carrier = runsSimulators || roles.workers ? await import('./carrier/index.ts') : null;
+    const simulators = runsSimulators
+      ? await carrier!.startSimulators(config, logger.child({ component: 'simulator' })).catch((err: { port?: number }) => {
         throw err.port === config.simulator.controlPort && err.port !== config.simulator.port
           ? portInUse(err, 'SIM_CONTROL_PORT', config.simulator.controlPort)
           : portInUse(err, 'SIM_PORT', err.port ?? config.simulator.port);
@@ -299,20 +231,16 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     for (const s of simulators) stops.push(() => s.stop());
     if (simulators.length > 0) logger.info({ ports: simulators.map((s) => s.port) }, 'built-in SMSC simulator started (no carrier configured)');
     const simulator = simulators[0] ?? null;
-    const carriers = roles.workers ? openCarriers(config, simulators.map((s) => s.port), logger.child({ component: 'carrier' })) : null;
+    const carriers = roles.workers ? carrier!.openCarriers(config, simulators.map((s) => s.port), logger.child({ component: 'carrier' })) : null;
     // An API process of a cluster answers /status for the workers process's carriers (as reported to it).
     const remote = peer ? { health: () => ({ bound: peer.carriers().some((c) => c.bound) }), view: () => ({ unservedCountries: peer.unservedCountries() }) } : undefined;
-    const services = createServices(config, database, metrics, logger, carriers, options.now, remote, peer?.carrierAdmin);
+    const carrierAdmin = peer
+      ? relayedCarrierAdmin(peer.carrierAdmin)
+      : (await import('./modules/carriers/carriers.service.ts')).createCarrierAdminService({ db: database.db, carriers, file: config.carriers.file });
+    const services = createServices(config, database, metrics, logger, carriers, carrierAdmin, options.now, remote);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const sealed = await services.webhooks.sealStoredUrlCredentials();
     if (sealed > 0) logger.info({ endpoints: sealed }, 'webhook URL credentials saved before sealing existed are now sealed');
-    // ioredis is loaded only when REDIS_URL names a server.
-    const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
-    // Every failed reconnect emits an error: the limiter reports the outage itself, once a minute.
-    redis?.on('error', () => {});
-    if (redis) stops.push(async () => { redis.disconnect(); });
-    const limiter = createRateLimiter({ rps: config.rateLimit.rps, concurrency: config.rateLimit.concurrency, redis: redis ?? undefined, log: logger });
-    stops.push(() => limiter.close());
 
     let adminToken = options.adminToken !== undefined ? options.adminToken : config.adminToken;
     if (!adminToken && options.adminToken === undefined && config.embedded) {
@@ -332,21 +260,17 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       }))),
       receiptsWaiting: () => receiptsWaiting(services.db),
     });
-    // An API process of a cluster answers for the workers process too: /ready sees its carrier links.
-    const health = createHealthService({ db: services.db, carriers: peer ? peer.carriers : carrierStatus, checksCarriers: roles.workers || peer !== null });
 
-    const app = await buildApp({
-      services, simulator: simulator ?? (peer ? { injectInbound: peer.injectInbound } : null), limiter, logger: options.logger === false ? false : logger, adminToken, health, metrics, metricsToken: config.metricsToken,
-      trustProxy: config.trustProxy,
-    });
-    const closeApp = () => app.close();
+    const app = roles.api ? await startApi({ config, options, services, logger, adminToken, simulator, peer, carrierStatus, stops }) : null;
+    const closeApp = async () => { await app?.close(); };
     stops.push(closeApp);
-    await app.ready();
+    await app?.ready();
     // The API listens before any worker starts: a taken port stops start-up before anything is sent.
-    const url = options.listen
+    const url = app && options.listen
       ? await app.listen(options.listen).catch((err: unknown) => { throw portInUse(err, 'PORT', options.listen!.port); })
       : '';
     if (carriers) {
+      const { startWorkers } = await import('./compose-workers.ts');
       const workers = await startWorkers(config, services, carriers, logger);
       stops.push(...workers.stops);
       carrierSources.push(...workers.carriers);

@@ -7,7 +7,8 @@ import type { WorkersPeer } from './platform/cluster/peer.ts';
 export type { Roles } from './compose.ts';
 
 export interface Running {
-  app: FastifyInstance;
+  /** Null when this process does not run the API. */
+  app: FastifyInstance | null;
   services: Services;
   url: string;
   /** The built-in SMSC when this process runs it. */

@@ -1,5 +1,4 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { request } from 'undici';
 import { loadConfig } from '../config.ts';
 import { readAdminToken } from '../platform/admin-token.ts';
 import { CliError } from './cli-error.ts';
@@ -41,6 +40,8 @@ async function callApi(method: Method, path: string, body?: unknown): Promise<vo
   if (!token) throw new CliError('no operator token: set TASMAN_ADMIN_TOKEN, or run `tasman start` once to generate one into DATA_DIR');
   const base = (process.env.TASMAN_URL ?? `http://127.0.0.1:${config.port}`).replace(/\/+$/, '');
   const payload = body === undefined ? undefined : JSON.stringify(body);
+  // undici is loaded here, not at the top: every `tasman` process parses this command, few call the API.
+  const { request } = await import('undici');
   let res;
   try {
     res = await request(`${base}${path}`, {

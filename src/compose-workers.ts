@@ -1,0 +1,122 @@
+// The workers role of the composition root (compose.ts): the carrier links, the dispatcher feeding them, and the
+// periodic jobs. compose.ts imports this file only in a process that runs the workers, so an API process of a
+// cluster never loads the SMPP stack, the dispatcher or the webhook worker's HTTP client (docs/decisions.md,
+// "Issue 16 (session 5)").
+import type { Config } from './config.ts';
+import type { Logger } from './platform/logger.ts';
+import type { Services } from './compose.ts';
+import { startPeriodic } from './platform/jobs/periodic.ts';
+import type { CarrierSet } from './carrier/index.ts';
+import { UnstorableDeliveryError, type Carrier } from './carrier/carrier.ts';
+import { isDataException } from './platform/db/sql-state.ts';
+import { startReceiptQueries } from './modules/carriers/query.jobs.ts';
+import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
+import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
+import { startRetention } from './modules/retention/retention.jobs.ts';
+import { startScheduler } from './modules/scheduling/schedule.jobs.ts';
+import type { CarrierStatus } from './modules/health/health.service.ts';
+import type { Metrics } from './platform/metrics.ts';
+
+type Stop = () => Promise<void>;
+
+const PARKED_SWEEP_MS = 10 * 60_000;
+const PARKED_RESOLVE_MS = 30_000;
+// A receipt still parked after a week names a message Tasman never sent (or one long gone).
+const PARKED_RECEIPT_TTL_MS = 7 * 24 * 60 * 60_000;
+const IDEMPOTENCY_SWEEP_MS = 60_000;
+// Messages past their validity period without a receipt are ended this often (receipts.service expireOverdue).
+const EXPIRY_SWEEP_MS = 60_000;
+const NUMBER_RENEWAL_MS = 10 * 60_000;
+
+/** Runs `task` every `ms` on the worker loop (platform/jobs/periodic.ts); the returned stop waits for a run. */
+const every = (everyMs: number, run: () => Promise<unknown>, logger: Logger, name: string): Stop => startPeriodic({ name, everyMs, run, logger });
+
+/** A delivery the database can never store (a NUL in its text…) is refused for good, not resent every second. */
+const refuseUnstorable = <T>(handle: (item: T) => Promise<void>) => async (item: T): Promise<void> => {
+  try {
+    await handle(item);
+  } catch (err) {
+    if (isDataException(err)) throw new UnstorableDeliveryError((err as Error).message, { cause: err });
+    throw err;
+  }
+};
+
+/**
+ * The carrier role: the SMPP link (to SMPP_HOST, or to the built-in SMSC), the dispatcher feeding it, and the
+ * receipt and inbound services behind it. The returned stop drains in order: the dispatcher finishes its
+ * submits and their writes, then the link unbinds.
+ */
+async function startCarrierRole(carriers: CarrierSet, services: Services, logger: Logger): Promise<{ stop: Stop; status: () => CarrierStatus[] }> {
+  const log = logger.child({ component: 'carrier' });
+  const link = counted(carriers, services.metrics);
+  // The receipt and inbox services wake the webhook worker themselves after committing an event.
+  await link.start({
+    onReceipt: refuseUnstorable((receipt) => {
+      services.metrics.receipts.inc({ status: receipt.state });
+      return services.receipts.onReceipt(receipt);
+    }),
+    onInbound: refuseUnstorable(async (sms) => {
+      const row = await services.inbox.receive(sms);
+      if (row && row.accountId === null) {
+        log.warn({ id: row.id, from: row.from, to: row.to }, 'inbound message for a number no account holds; stored unrouted');
+      }
+    }),
+  });
+  const dispatcher = createDispatcher({
+    db: services.db, carrier: link, signal: services.signals.queued, receipts: services.receipts,
+    onEvents: () => services.signals.webhooks.raise(), window: carriers.capacity(), logger: log.child({ role: 'dispatcher' }),
+  });
+  await dispatcher.start();
+  // The backstop of the one early-receipt path (modules/receipts/README.md): parked receipts retried.
+  const resolve = every(PARKED_RESOLVE_MS, () => services.receipts.sweepParked(), log, 'parked receipt sweep');
+  const expiry = every(EXPIRY_SWEEP_MS, () => services.receipts.expireOverdue(), log, 'expiry of messages without a receipt');
+  // Before expiry ends them: query_sm for messages without a receipt, on carriers that answer it.
+  const queries = startReceiptQueries({ db: services.db, carriers, logger: log });
+  const sweep = every(PARKED_SWEEP_MS, () => Promise.all([
+    services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
+  ]), log, 'parked receipt and inbound fragment purge');
+  return {
+    status: () => carriers.view().carriers.map((c) => ({ name: c.id, bound: c.state === 'bound', address: c.address })),
+    async stop() {
+      await sweep();
+      await resolve();
+      await expiry();
+      await queries();
+      await dispatcher.stop();
+      await link.stop();
+    },
+  };
+}
+
+/** The link, counting the submits the SMSC accepted. */
+function counted(link: Carrier, metrics: Metrics): Carrier {
+  return {
+    start: (handlers) => link.start(handlers),
+    async submit(request) {
+      const result = await link.submit(request);
+      if (result.ok) metrics.submitted.inc();
+      return result;
+    },
+    health: () => link.health(),
+    stop: () => link.stop(),
+  };
+}
+
+/** The background roles; each claims its rows with FOR UPDATE SKIP LOCKED and a lease, so processes may share them. */
+export async function startWorkers(config: Config, services: Services, carriers: CarrierSet, logger: Logger): Promise<{ stops: Stop[]; carriers: Array<() => CarrierStatus[]> }> {
+  const carrier = await startCarrierRole(carriers, services, logger);
+  const stops = [
+    every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
+    // Dedicated number rental (30-day renewals, 7-day grace); SKIP LOCKED claims, so every worker may run it.
+    every(NUMBER_RENEWAL_MS, () => services.numbers.renewDue(), logger, 'number renewal'),
+    startRetention({ db: services.db, retentionDays: config.retentionDays, logger }),
+    // Scheduled messages fall due into the dispatcher's queue (exactly once, whichever process releases them).
+    startScheduler({ db: services.db, onReleased: () => services.signals.queued.raise(), logger }),
+    carrier.stop,
+    await startWebhookWorker({
+      db: services.db, signal: services.signals.webhooks, secretKey: services.secretKey, webhook: config.webhook, logger,
+      options: { onAttempt: (result) => services.metrics.webhookDeliveries.inc({ result }) },
+    }),
+  ];
+  return { stops, carriers: [carrier.status] };
+}
