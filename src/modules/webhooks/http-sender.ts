@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import { Agent, buildConnector } from 'undici';
 import { isPublicAddress, urlHost } from './url-guard.ts';
 
@@ -122,6 +123,70 @@ function describeError(err: unknown): string {
   return code ? `${text} (${code})`.slice(0, 200) : text.slice(0, 200);
 }
 
+const MAX_CACHED_TARGETS = 10_000;
+
+/** Where a URL posts to, or why it cannot be posted to (the attempt's error text). */
+type Target = { origin: string; path: string; authorization: string | null };
+
+function parseTarget(url: string, allowPrivate: boolean): Target | string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'invalid url';
+  }
+  if (parsed.protocol !== 'https:' && !(allowPrivate && parsed.protocol === 'http:')) {
+    return allowPrivate || parsed.protocol !== 'http:' ? 'invalid url' : 'https required';
+  }
+  if (urlHost(parsed) === '') return 'invalid url';
+  return {
+    origin: parsed.origin,
+    path: parsed.pathname + parsed.search,
+    // URL credentials are not sent by undici on its own; pass them as basic auth (see url-guard.ts).
+    authorization: parsed.username
+      ? 'Basic ' + Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')
+      : null,
+  };
+}
+
+/** The caller's headers over the defaults (a header the caller set, in any case, wins). */
+function withDefaults(headers: Record<string, string>, authorization: string | null): Record<string, string> {
+  let type = false, agent = false, auth = false;
+  for (const k in headers) {
+    const name = k.toLowerCase();
+    if (name === 'content-type') type = true;
+    else if (name === 'user-agent') agent = true;
+    else if (name === 'authorization') auth = true;
+  }
+  const out: Record<string, string> = {};
+  if (!type) out['content-type'] = 'application/json';
+  if (!agent) out['user-agent'] = 'Tasman-Webhooks/1';
+  if (authorization !== null && !auth) out.authorization = authorization;
+  return Object.assign(out, headers);
+}
+
+/**
+ * Reads a response body to its end so the connection can be reused, but never more than `limit` bytes: past it
+ * the body is destroyed (the connection with it) and that still counts as read. Resolves with the error that cut
+ * the body short (the deadline's abort, a reset), else null. Events rather than `for await`: the async iterator
+ * cost a few promises per response, on every delivery.
+ */
+function drain(body: Readable, limit: number): Promise<Error | null> {
+  return new Promise((resolve) => {
+    let read = 0;
+    body.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > limit) {
+        resolve(null);
+        body.destroy();
+      }
+    });
+    body.once('end', () => resolve(null));
+    body.once('error', (err) => resolve(err));
+    body.once('close', () => resolve(body.errored));
+  });
+}
+
 export function createWebhookSender(opts: WebhookSenderOptions) {
   const maxResponseBytes = opts.maxResponseBytes ?? 64 * 1024;
   const agent = new Agent({
@@ -137,6 +202,18 @@ export function createWebhookSender(opts: WebhookSenderOptions) {
     keepAliveTimeout: 30_000,
   });
 
+  // Every delivery of an endpoint posts to the same URL: parse and check it once (bounded; cleared when full).
+  const targets = new Map<string, Target | string>();
+  function targetOf(url: string): Target | string {
+    let target = targets.get(url);
+    if (target === undefined) {
+      target = parseTarget(url, opts.allowPrivate);
+      if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
+      targets.set(url, target);
+    }
+    return target;
+  }
+
   async function post(url: string, body: string, headers: Record<string, string>): Promise<PostResult> {
     const started = performance.now();
     const done = (statusCode: number | null, error: string | null): PostResult => ({
@@ -145,16 +222,8 @@ export function createWebhookSender(opts: WebhookSenderOptions) {
       durationMs: Math.round(performance.now() - started),
     });
 
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return done(null, 'invalid url');
-    }
-    if (parsed.protocol !== 'https:' && !(opts.allowPrivate && parsed.protocol === 'http:')) {
-      return done(null, opts.allowPrivate || parsed.protocol !== 'http:' ? 'invalid url' : 'https required');
-    }
-    if (urlHost(parsed) === '') return done(null, 'invalid url');
+    const target = targetOf(url);
+    if (typeof target === 'string') return done(null, target);
 
     const controller = new AbortController();
     let timedOut = false;
@@ -165,33 +234,17 @@ export function createWebhookSender(opts: WebhookSenderOptions) {
 
     let statusCode: number | null = null;
     try {
-      const hasHeader = (name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name);
       const res = await agent.request({
-        origin: parsed.origin,
-        path: parsed.pathname + parsed.search,
+        origin: target.origin,
+        path: target.path,
         method: 'POST',
-        headers: {
-          ...(hasHeader('content-type') ? {} : { 'content-type': 'application/json' }),
-          ...(hasHeader('user-agent') ? {} : { 'user-agent': 'Tasman-Webhooks/1' }),
-          // URL credentials are not sent by undici on its own; pass them as basic auth (see url-guard.ts).
-          ...(parsed.username && !hasHeader('authorization')
-            ? { authorization: 'Basic ' + Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64') }
-            : {}),
-          ...headers,
-        },
+        headers: withDefaults(headers, target.authorization),
         body,
         signal: controller.signal,
       });
       statusCode = res.statusCode;
-      // Drain so the connection can be reused, but never buffer more than maxResponseBytes.
-      let read = 0;
-      for await (const chunk of res.body) {
-        read += (chunk as Buffer).length;
-        if (read > maxResponseBytes) {
-          res.body.destroy();
-          break;
-        }
-      }
+      const failed = await drain(res.body, maxResponseBytes);
+      if (failed) return done(statusCode, timedOut ? 'timeout' : describeError(failed));
       if (statusCode >= 300 && statusCode <= 399) return done(statusCode, 'redirect not followed');
       return done(statusCode, null);
     } catch (err) {
