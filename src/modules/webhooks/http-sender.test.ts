@@ -102,6 +102,21 @@ describe('webhook sender (allowPrivate, loopback receiver)', () => {
     expect(isDelivered(result)).toBe(false);
   });
 
+  it('fails a 2xx whose body the receiver cuts short, keeping the status', async () => {
+    // Headers, part of the body, then the connection closes: the response was not read in full.
+    const server = createServer((sock) => {
+      sock.once('data', () => sock.end('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial'));
+      sock.on('error', () => {});
+    });
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+    cleanups.push(() => new Promise((res) => server.close(() => res())));
+    const { port } = server.address() as AddressInfo;
+    const result = await sender().post(`http://127.0.0.1:${port}/`, body, headers);
+    expect(result).toMatchObject({ statusCode: 200 });
+    expect(result.error).not.toBeNull();
+    expect(isDelivered(result)).toBe(false);
+  });
+
   it('reports connection refused without throwing', async () => {
     const r = await startReceiver();
     const url = r.url; // a port that was just free and is now closed

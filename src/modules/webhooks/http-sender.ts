@@ -139,14 +139,16 @@ function parseTarget(url: string, allowPrivate: boolean): Target | string {
     return allowPrivate || parsed.protocol !== 'http:' ? 'invalid url' : 'https required';
   }
   if (urlHost(parsed) === '') return 'invalid url';
-  return {
-    origin: parsed.origin,
-    path: parsed.pathname + parsed.search,
-    // URL credentials are not sent by undici on its own; pass them as basic auth (see url-guard.ts).
-    authorization: parsed.username
-      ? 'Basic ' + Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')
-      : null,
-  };
+  let authorization: string | null = null;
+  // URL credentials are not sent by undici on its own; pass them as basic auth (see url-guard.ts).
+  if (parsed.username) {
+    try {
+      authorization = 'Basic ' + Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64');
+    } catch (err) {
+      return describeError(err);
+    }
+  }
+  return { origin: parsed.origin, path: parsed.pathname + parsed.search, authorization };
 }
 
 /** The caller's headers over the defaults (a header the caller set, in any case, wins). */
@@ -203,11 +205,13 @@ export function createWebhookSender(opts: WebhookSenderOptions) {
   });
 
   // Every delivery of an endpoint posts to the same URL: parse and check it once (bounded; cleared when full).
+  // A URL with credentials in it is parsed each time: they are a secret, opened per delivery and not kept.
   const targets = new Map<string, Target | string>();
   function targetOf(url: string): Target | string {
     let target = targets.get(url);
     if (target === undefined) {
       target = parseTarget(url, opts.allowPrivate);
+      if (typeof target !== 'string' && target.authorization !== null) return target;
       if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
       targets.set(url, target);
     }
