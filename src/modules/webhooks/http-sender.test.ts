@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReceiver, staticLookup } from '../../../test/support/webhook-receiver.ts';
@@ -88,30 +88,31 @@ describe('webhook sender (allowPrivate, loopback receiver)', () => {
     expect(isDelivered(result)).toBe(false);
   });
 
-  it('times out when headers arrive but the body drags on, keeping the status', async () => {
-    // A raw HTTP server that sends headers and then stalls mid-body.
+  /** A raw TCP server answering the first request with `answer(socket)`; its URL. */
+  async function rawServer(answer: (sock: Socket) => void): Promise<string> {
     const server = createServer((sock) => {
-      sock.once('data', () => sock.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial'));
+      sock.once('data', () => answer(sock));
       sock.on('error', () => {});
     });
     await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
     cleanups.push(() => new Promise((res) => server.close(() => res())));
-    const { port } = server.address() as AddressInfo;
-    const result = await sender({ timeoutMs: 300 }).post(`http://127.0.0.1:${port}/`, body, headers);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  }
+  // A 200 promising 100 bytes of body and sending 7.
+  const PARTIAL_200 = 'HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial';
+
+  it('times out when headers arrive but the body drags on, keeping the status', async () => {
+    // Headers, then a stall mid-body.
+    const url = await rawServer((sock) => sock.write(PARTIAL_200));
+    const result = await sender({ timeoutMs: 300 }).post(url, body, headers);
     expect(result).toMatchObject({ statusCode: 200, error: 'timeout' });
     expect(isDelivered(result)).toBe(false);
   });
 
   it('fails a 2xx whose body the receiver cuts short, keeping the status', async () => {
     // Headers, part of the body, then the connection closes: the response was not read in full.
-    const server = createServer((sock) => {
-      sock.once('data', () => sock.end('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial'));
-      sock.on('error', () => {});
-    });
-    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
-    cleanups.push(() => new Promise((res) => server.close(() => res())));
-    const { port } = server.address() as AddressInfo;
-    const result = await sender().post(`http://127.0.0.1:${port}/`, body, headers);
+    const url = await rawServer((sock) => sock.end(PARTIAL_200));
+    const result = await sender().post(url, body, headers);
     expect(result).toMatchObject({ statusCode: 200 });
     expect(result.error).not.toBeNull();
     expect(isDelivered(result)).toBe(false);
