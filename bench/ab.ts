@@ -17,8 +17,9 @@ import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { median, round2, runRound, startCallbackReceiver, tasmanSystem, type RoundResult, type System } from './e2e.ts';
+import { runRound, startCallbackReceiver, tasmanSystem, type RoundResult, type System } from './e2e.ts';
 import { cpuByPid, treeCpuMs } from './proc-stats.ts';
+import { median, round2 } from './stats.ts';
 import { benchSetup, call, deliverableRecipients, sendLoad, startSimulatorProcess, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);

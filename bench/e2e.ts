@@ -13,12 +13,10 @@ import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { Pool } from 'undici';
 import { cpuByPid, treeCpuByPid, treeCpuMs, treeRssMb } from './proc-stats.ts';
+import { pct, round2 } from './stats.ts';
 import { call, type BenchProcess } from './tasman-process.ts';
 
 const now = () => performance.now();
-export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-export const median = (xs: number[]) => pct(xs, 0.5);
-export const round2 = (x: number) => Math.round(x * 100) / 100;
 
 export interface System {
   name: string;

@@ -9,6 +9,7 @@
 // Usage: createdb -h 127.0.0.1 -U postgres bench_embedded;
 //   flock /tmp/tasman-bench.lock env DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_embedded npx tsx bench/embedded.ts
 import { rmSync } from 'node:fs';
+import { median, round2 } from './stats.ts';
 import { benchSetup, call, deliverableRecipients, sendLoad, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -18,8 +19,6 @@ const { databaseUrl, dataDir, print } = benchSetup('embedded');
 if (!databaseUrl) throw new Error('bench/embedded.ts compares against the machine\'s server: set DATABASE_URL to an empty database');
 const serverDir = `${dataDir}-server`;
 const recipient = deliverableRecipients();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 interface Side { name: 'embedded' | 'server'; proc: BenchProcess; admin: string; keys: string[] }
 

@@ -27,8 +27,9 @@ import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { startKannel, KANNEL_PASSWORD, KANNEL_PORTS, type Kannel } from './kannel-setup.ts';
-import { median, round2, runRound, startCallbackReceiver, tasmanSystem, type CallbackReceiver, type RoundResult, type System } from './e2e.ts';
+import { runRound, startCallbackReceiver, tasmanSystem, type CallbackReceiver, type RoundResult, type System } from './e2e.ts';
 import { tree } from './proc-stats.ts';
+import { median, round2 } from './stats.ts';
 import { benchSetup, type BenchProcess, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);

@@ -18,6 +18,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { cpuByPid, treeCpuMs } from './proc-stats.ts';
+import { median } from './stats.ts';
 import { benchSetup, call, deliverableRecipients, startTasmanProcess } from './tasman-process.ts';
 import { startReceiptSmsc } from '../test/support/receipt-smsc.ts';
 
@@ -34,7 +35,6 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return Number((s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0).toFixed(1));
 };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const recipient = deliverableRecipients();
 const adminUrl = new URL(databaseUrl);
 adminUrl.pathname = '/postgres';

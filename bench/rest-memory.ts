@@ -10,6 +10,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tree } from './proc-stats.ts';
+import { median } from './stats.ts';
 import { benchSetup, startTasmanProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -19,7 +20,6 @@ const CLUSTER = process.env.BENCH_WORKERS ?? '2';
 const base = process.env.BENCH_BASE;
 const { databaseUrl, dataDir, print } = benchSetup('rest');
 if (!databaseUrl || !base) throw new Error('set DATABASE_URL and BENCH_BASE (another checkout)');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const isNode = (pid: number) => {
   try { return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node'; } catch { return false; }

@@ -6,6 +6,7 @@
 // BENCH_SECONDS (default 10), BENCH_ROUNDS (default 5), BENCH_WORKERS (default "1,2").
 import type autocannon from 'autocannon';
 import { request } from 'undici';
+import { median } from './stats.ts';
 import { benchSetup, call, deliverableRecipients, sendLoad, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -48,7 +49,6 @@ function round(server: Server, recipient: () => string): Promise<autocannon.Resu
   return sendLoad(server.proc.url, server.keys, { seconds, connections, recipient });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 if (databaseUrl) {
   // A database per variant, made afresh (createdb through the server's own maintenance database).
