@@ -10,9 +10,9 @@
 // accept and end-to-end rates and the CPU per message of the build's processes and PostgreSQL backends.
 // Every line carries the load average at its end.
 // Usage: git worktree add --detach /tmp/tasman-base <commit> && ln -s "$PWD/node_modules" /tmp/tasman-base/;
-//   createdb -h 127.0.0.1 -U postgres bench_ab;
 //   flock /tmp/tasman-bench.lock env BENCH_BASE=/tmp/tasman-base DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_ab npx tsx bench/ab.ts
-// (the base's database is DATABASE_URL's with `_base` appended, dropped and created by this script).
+// (each build's database is DATABASE_URL's with `_base` or `_this` appended, dropped and created by this script,
+// so both start empty: a database left from an earlier run skewed one side's PostgreSQL figures, session 5).
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -30,19 +30,22 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
 const base = process.env.BENCH_BASE;
 const { databaseUrl, dataDir, print: printLine } = benchSetup('ab');
 const print = (figure: Record<string, unknown>) => printLine({ ...figure, load: loadavg().map((x) => round2(x)) });
-if (!databaseUrl || !base) throw new Error('set DATABASE_URL (an empty database) and BENCH_BASE (another checkout)');
+if (!databaseUrl || !base) throw new Error('set DATABASE_URL (its name prefixes the two databases this script makes) and BENCH_BASE (another checkout)');
 const basePath = path.resolve(base);
-const thisUrl: string = databaseUrl;
-const baseUrl = new URL(databaseUrl);
-baseUrl.pathname += '_base';
+const fresh = (suffix: string) => { const u = new URL(databaseUrl); u.pathname += suffix; return u; };
+const baseUrl = fresh('_base');
+const thisUrl = fresh('_this');
+const dbNames = [baseUrl, thisUrl].map((u) => u.pathname.slice(1));
 const recipient = deliverableRecipients();
 
 const adminUrl = new URL(databaseUrl);
 adminUrl.pathname = '/postgres';
 const admin = new pg.Client({ connectionString: adminUrl.toString() });
 await admin.connect();
-await admin.query(`drop database if exists "${baseUrl.pathname.slice(1)}" with (force)`);
-await admin.query(`create database "${baseUrl.pathname.slice(1)}"`);
+for (const name of dbNames) {
+  await admin.query(`drop database if exists "${name}" with (force)`);
+  await admin.query(`create database "${name}"`);
+}
 
 interface Build { name: 'base' | 'this'; proc: BenchProcess; keys: string[]; db: string }
 const builds: Build[] = [];
@@ -87,7 +90,7 @@ async function pipeline(): Promise<void> {
     const sim = await startSimulatorProcess();
     stops.unshift(() => sim.child.kill('SIGTERM'));
     const systems: Record<string, System> = {};
-    for (const [name, url, bin] of [['base', baseUrl.toString(), path.join(basePath, 'bin', 'tasman.js')], ['this', thisUrl, undefined]] as const) {
+    for (const [name, url, bin] of [['base', baseUrl.toString(), path.join(basePath, 'bin', 'tasman.js')], ['this', thisUrl.toString(), undefined]] as const) {
       const proc = await startTasmanProcess({
         DATA_DIR: `${dataDir}-${name}`, DATABASE_URL: url, TASMAN_ADMIN_TOKEN: 'bench-admin', TASMAN_SIMULATOR: 'false',
         SMPP_HOST: '127.0.0.1', SMPP_PORT: String(sim.port), SMPP_WINDOW: '100', LOG_LEVEL: 'info',
@@ -125,7 +128,7 @@ async function pipeline(): Promise<void> {
 async function sendRounds(): Promise<void> {
   try {
     const baseBuild = await start('base', baseUrl.toString(), path.join(basePath, 'bin', 'tasman.js'));
-    const thisBuild = await start('this', thisUrl);
+    const thisBuild = await start('this', thisUrl.toString());
     for (const b of builds) await round(b); // warm-up, not reported
     const ratios = { rate: [] as number[], node_cpu: [] as number[], pg_cpu: [] as number[] };
     for (let r = 0; r < ROUNDS; r += 1) {
@@ -150,7 +153,7 @@ try {
   if (MODE === 'pipeline') await pipeline();
   else await sendRounds();
 } finally {
-  await admin.query(`drop database if exists "${baseUrl.pathname.slice(1)}" with (force)`);
+  for (const name of dbNames) await admin.query(`drop database if exists "${name}" with (force)`);
   await admin.end();
   for (const dir of [dataDir, `${dataDir}-base`, `${dataDir}-this`]) rmSync(dir, { recursive: true, force: true });
 }
