@@ -152,15 +152,27 @@ function tracksLinks(actor: Actor, given: boolean | undefined): boolean {
   return given ?? actor.account.settings.linkTracking;
 }
 
+/**
+ * How long a /send statement runs before a second may open beside it: above what most statements take when
+ * nothing waits on a lock (p50 14–31 ms, p90 24–58 ms under the send bench with this 2-core machine at load ~11;
+ * docs/performance.md, session 6), and short enough that a lock wait holds other accounts' sends up by this
+ * much once, not for as long as it lasts.
+ */
+const SECOND_STATEMENT_AFTER_MS = 50;
+
 export function createMessageService(deps: MessageServiceDeps) {
   const now = deps.now ?? (() => new Date());
   // Group commit for /send: concurrent requests share one statement (one round trip, one commit), several of
   // one account too (the statement walks each account's requests in order), so one busy key is not capped at
   // one request per statement. A failed statement is retried request by request, so one bad request cannot
-  // fail its neighbours.
+  // fail its neighbours. One statement in flight normally (larger statements: less CPU per request in the API and
+  // in PostgreSQL); a second opens beside one that has run SECOND_STATEMENT_AFTER_MS, most likely waiting on an
+  // account's row lock (a long /send-batch or credit move of that account), so that wait does not hold up every
+  // other account's sends (test/api/send-lock-wait.test.ts).
   const singles = createBatcher<SingleSend, SendOutcome>({
     maxSize: 100,
     maxConcurrent: 2,
+    openAfterMs: SECOND_STATEMENT_AFTER_MS,
     run: async (items) => {
       try {
         return await insertSingles(deps.db, items);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBatcher } from './batcher.ts';
 
 function deferred() {
@@ -121,5 +121,112 @@ describe('createBatcher', () => {
     });
     await expect(b.submit(1)).rejects.toThrow('write');
     expect(b.load).toBe(0);
+  });
+});
+
+describe('createBatcher with openAfterMs', () => {
+  afterEach(() => { vi.useRealTimers(); });
+
+  /** A batcher whose batches each wait for their own gate; `batches` records what each batch held. */
+  function gated(maxConcurrent: number, openAfterMs: number) {
+    const gates: Array<() => void> = [];
+    const batches: number[][] = [];
+    const b = createBatcher<number, number>({
+      maxSize: 10, maxConcurrent, openAfterMs,
+      run: async (items) => {
+        batches.push(items);
+        await new Promise<void>((resolve) => { gates.push(resolve); });
+        return items;
+      },
+    });
+    return { b, batches, release: (i: number) => gates[i]!() };
+  }
+
+  it('keeps one batch in flight while it is quick: what arrives meanwhile goes in one next batch', async () => {
+    vi.useFakeTimers();
+    const { b, batches, release } = gated(2, 20);
+    const all = [b.submit(1)];
+    await vi.advanceTimersByTimeAsync(5);
+    all.push(b.submit(2), b.submit(3));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(batches).toEqual([[1]]);
+    release(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(batches).toEqual([[1], [2, 3]]);
+    release(1);
+    expect(await Promise.all(all)).toEqual([1, 2, 3]);
+  });
+
+  it('opens a second batch beside one that has run openAfterMs, without waiting for it', async () => {
+    vi.useFakeTimers();
+    const { b, batches, release } = gated(2, 20);
+    const slow = b.submit(1);
+    await vi.advanceTimersByTimeAsync(5);
+    const behind = [b.submit(2), b.submit(3)];
+    await vi.advanceTimersByTimeAsync(14);
+    expect(batches).toEqual([[1]]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(batches).toEqual([[1], [2, 3]]);
+    release(1);
+    expect(await Promise.all(behind)).toEqual([2, 3]);
+    // The slow one still runs, so the next item opens a batch at once beside it.
+    const next = b.submit(4);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(batches).toEqual([[1], [2, 3], [4]]);
+    release(2);
+    release(0);
+    expect(await Promise.all([slow, next])).toEqual([1, 4]);
+    expect(b.load).toBe(0);
+  });
+
+  it('opens a further batch only once every batch in flight has run openAfterMs', async () => {
+    vi.useFakeTimers();
+    const { b, batches, release } = gated(3, 20);
+    const all = [b.submit(1)];
+    await vi.advanceTimersByTimeAsync(20);
+    all.push(b.submit(2));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(batches).toEqual([[1], [2]]);
+    all.push(b.submit(3));
+    await vi.advanceTimersByTimeAsync(19);
+    expect(batches).toEqual([[1], [2]]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(batches).toEqual([[1], [2], [3]]);
+    // Never more than maxConcurrent, however long they run.
+    all.push(b.submit(4));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(batches).toEqual([[1], [2], [3]]);
+    for (let i = 0; i < 4; i += 1) { release(i); await vi.advanceTimersByTimeAsync(0); }
+    expect(await Promise.all(all)).toEqual([1, 2, 3, 4]);
+    expect(b.load).toBe(0);
+  });
+
+  it('opens the next slot as soon as the younger batch in flight ends, if the older has run long enough', async () => {
+    vi.useFakeTimers();
+    const { b, batches, release } = gated(3, 20);
+    const all = [b.submit(1)];
+    await vi.advanceTimersByTimeAsync(20);
+    all.push(b.submit(2));
+    await vi.advanceTimersByTimeAsync(5);
+    all.push(b.submit(3));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(batches).toEqual([[1], [2]]);
+    // The young batch ends: only the old one is in flight, so [3] need not wait for the young one's 20 ms.
+    release(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(batches).toEqual([[1], [2], [3]]);
+    release(2);
+    release(0);
+    expect(await Promise.all(all)).toEqual([1, 2, 3]);
+  });
+
+  it('still runs a lone item at once when nothing is in flight', async () => {
+    vi.useFakeTimers();
+    const { b, batches, release } = gated(2, 1000);
+    const one = b.submit(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(batches).toEqual([[1]]);
+    release(0);
+    expect(await one).toBe(1);
   });
 });

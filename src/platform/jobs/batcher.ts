@@ -18,6 +18,13 @@ export interface BatcherOptions<I, O> {
   /** Batches in flight at once (bounded by the connection pool). */
   maxConcurrent: number;
   /**
+   * With a batch in flight, another opens only once every batch in flight has run at least this long (ms). So
+   * batches normally go one at a time (larger, so fewer statements), and a further slot opens only for a batch
+   * that is slow (say, waiting on a row lock), so that one slow batch does not hold up everything queued behind
+   * it. Without it, up to `maxConcurrent` batches open at once.
+   */
+  openAfterMs?: number;
+  /**
    * Called when `run` throws, with the failures of this batch so far counted from 0: the delay in ms before the
    * same batch runs again, or null to give up. The batch keeps its slot while it waits (later items queue
    * behind it, and `idle()` waits for it). Without `retry`, a throw rejects the batch at once.
@@ -35,6 +42,10 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>) {
   const queue: Array<Pending<I, O>> = [];
   let inFlight = 0;
   const idleWaiters: Array<() => void> = [];
+  // When each batch in flight started (openAfterMs), and the pump's timer for the next slot to open.
+  const started = new Set<{ at: number }>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let timerAt = Infinity;
 
   function take(): Array<Pending<I, O>> {
     if (!options.key) return queue.splice(0, options.maxSize);
@@ -50,6 +61,8 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>) {
   }
 
   async function runBatch(batch: Array<Pending<I, O>>): Promise<void> {
+    const start = { at: performance.now() };
+    started.add(start);
     const items = batch.map((p) => p.item);
     let answers: Array<O | Error> | null = null;
     let failure: unknown = null;
@@ -67,6 +80,7 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>) {
     }
     // The slot is free before anyone hears back, so `load` is exact when a caller resumes.
     inFlight -= 1;
+    started.delete(start);
     batch.forEach((p, i) => {
       const answer = answers?.[i];
       if (failure !== null) p.reject(failure);
@@ -77,12 +91,31 @@ export function createBatcher<I, O>(options: BatcherOptions<I, O>) {
     pump();
   }
 
+  /** ms until another batch may open beside those in flight (openAfterMs): 0 when one may open now. */
+  function untilOpen(): number {
+    if (options.openAfterMs === undefined || inFlight === 0) return 0;
+    let youngest = -Infinity;
+    for (const s of started) youngest = Math.max(youngest, s.at);
+    return Math.max(0, youngest + options.openAfterMs - performance.now());
+  }
+
+  function wakeAfter(ms: number): void {
+    const at = performance.now() + ms;
+    if (timer !== null && timerAt <= at) return;
+    if (timer !== null) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(() => { timer = null; timerAt = Infinity; pump(); }, ms);
+  }
+
   function pump(): void {
     while (inFlight < options.maxConcurrent && queue.length > 0) {
+      const wait = untilOpen();
+      if (wait > 0) { wakeAfter(wait); break; }
       const batch = take();
       inFlight += 1;
       void runBatch(batch);
     }
+    if (queue.length === 0 && timer !== null) { clearTimeout(timer); timer = null; timerAt = Infinity; }
     if (inFlight === 0 && queue.length === 0) for (const fn of idleWaiters.splice(0)) fn();
   }
 
