@@ -1,25 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, rows, type Database } from '../../src/platform/db/client.ts';
-import { createScratchDatabase } from '../support/scratch-db.ts';
+import { describe, expect, it } from 'vitest';
+import { rows } from '../../src/platform/db/client.ts';
+import { scratchDatabaseForFile } from '../support/scratch-db.ts';
 
 // The two tables that are also work queues are vacuumed long before the default 20% of dead rows (migration 0022):
 // every claim walks the dead queue-index entries left since the last VACUUM (docs/performance.md, Session 5).
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-let database: Database;
-
-beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  database = await openDatabase({ databaseUrl: scratch.url, dataDir: '', poolSize: 1 });
-});
-afterAll(async () => {
-  await database.close();
-  await scratch.drop();
-});
+const opened = scratchDatabaseForFile();
 
 describe('autovacuum of the queue tables', () => {
   it('vacuums messages and webhook_deliveries after 2% of dead rows, indexes included', async () => {
-    const found = await rows<{ relname: string; reloptions: string[] | null }>(database.db, sql`
+    const found = await rows<{ relname: string; reloptions: string[] | null }>(opened().db, sql`
       select relname, reloptions from pg_class where relname in ('messages', 'webhook_deliveries') order by relname`);
     expect(found.map((r) => r.relname)).toEqual(['messages', 'webhook_deliveries']);
     for (const r of found) {

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { openDatabase, type Database } from '../../src/platform/db/client.ts';
 
 /** The run's database: the global setup starts the embedded server unless TEST_DATABASE_URL is given. */
 export function testDatabaseUrl(): string {
@@ -37,4 +39,22 @@ export async function createScratchDatabase(prefix = 'tasman_scratch'): Promise<
       }
     },
   };
+}
+
+/**
+ * A scratch database opened (migrated) for the whole test file, closed and dropped after it; the returned function
+ * gives the open Database inside the tests.
+ */
+export function scratchDatabaseForFile(poolSize = 1): () => Database {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let database: Database;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase();
+    database = await openDatabase({ databaseUrl: scratch.url, dataDir: '', poolSize });
+  });
+  afterAll(async () => {
+    await database.close();
+    await scratch.drop();
+  });
+  return () => database;
 }
