@@ -7,7 +7,7 @@ import { LinkError } from './errors.ts';
 import type { Pdu } from './pdu-types.ts';
 
 /** A session on one end of a loopback TCP pair; the test drives the raw other end. */
-async function pair(opts: Partial<SessionOptions> = {}): Promise<{ session: Session; peer: net.Socket; received: Pdu[]; next(): Promise<Pdu> }> {
+async function pair(opts: Partial<SessionOptions> = {}): Promise<{ session: Session; socket: net.Socket; peer: net.Socket; received: Pdu[]; next(): Promise<Pdu> }> {
   const server = net.createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -36,7 +36,17 @@ async function pair(opts: Partial<SessionOptions> = {}): Promise<{ session: Sess
     const ready = received.shift();
     return ready ? Promise.resolve(ready) : new Promise((resolve) => waiters.push(resolve));
   };
-  return { session, peer, received, next };
+  return { session, socket, peer, received, next };
+}
+
+/** Counts the socket's writes to the kernel: each call of its stream's _write or _writev is one system call. */
+function countWrites(socket: net.Socket): { calls: number } {
+  const count = { calls: 0 };
+  const write = socket._write.bind(socket);
+  const writev = socket._writev!.bind(socket);
+  socket._write = (chunk, encoding, cb) => { count.calls += 1; write(chunk, encoding, cb); };
+  socket._writev = (chunks, cb) => { count.calls += 1; writev(chunks, cb); };
+  return count;
 }
 
 let cleanups: Array<() => void> = [];
@@ -135,5 +145,32 @@ describe('session', () => {
     peer.write(Buffer.from('ffffffff00000004', 'hex'));
     expect(await next()).toMatchObject({ command: 'generic_nack', status: 2 });
     expect((await session.closed).name).toBe('MalformedPduError');
+  });
+
+  it('sends the PDUs written in one event-loop turn in one write, in order', async () => {
+    const { session, socket, peer, next } = await pair({ window: 10 });
+    const writes = countWrites(socket);
+    const replies = Array.from({ length: 5 }, () => session.request(enquire));
+    const seqs: number[] = [];
+    for (let i = 0; i < 5; i++) seqs.push((await next()).sequence);
+    expect(seqs).toEqual([1, 2, 3, 4, 5]);
+    expect(writes.calls).toBe(1);
+    // The answers to requests that arrive together (one read) leave together too.
+    peer.write(Buffer.concat([
+      ...[21, 22, 23].map((seq) => encodePdu({ ...enquire, sequence: seq })),
+      ...seqs.map((seq) => encodePdu(responseTo({ ...enquire, sequence: seq }, 0))),
+    ]));
+    await Promise.all(replies);
+    const answers = [await next(), await next(), await next()];
+    expect(answers.map((a) => [a.command, a.sequence])).toEqual([['enquire_link_resp', 21], ['enquire_link_resp', 22], ['enquire_link_resp', 23]]);
+    expect(writes.calls).toBe(2);
+  });
+
+  it('destroy sends what was written before it in the same turn: a request it rejects may still reach the peer', async () => {
+    const { session, next } = await pair();
+    const request = session.request(enquire, { bypassWindow: true }); // written at once (corked, not yet sent)
+    session.destroy(new Error('going away'));
+    await expect(request).rejects.toMatchObject({ code: 'connection_lost' });
+    expect(await next()).toMatchObject({ command: 'enquire_link', sequence: 1 });
   });
 });
