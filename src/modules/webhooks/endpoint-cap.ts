@@ -2,9 +2,12 @@
  * How many deliveries of one endpoint (account and event) may be open at once in this process. Every endpoint
  * starts at `base` (16, the isolation bound of README.md). An endpoint that keeps answering fast while it uses its
  * whole cap earns one more slot per such answer, up to `max`: one account's `message.dlr` stream all goes to one
- * endpoint, and a fast receiver should not cap that account's end-to-end rate at 16 round trips at a time. Any
- * slow answer, error or non-2xx puts it straight back to `base`, so a slow or dead endpoint holds `base` slots as
- * before; one that turns slow while grown holds at most `max` until its first slow answer (or timeout) comes back.
+ * endpoint, and a fast receiver should not cap that account's end-to-end rate at 16 round trips at a time. An
+ * error or non-2xx puts it straight back to `base`; a slow answer halves its cap (never below `base`), as TCP does
+ * with its window: under load one late answer among hundreds is the machine's hiccup, not a slow receiver, and
+ * going back to `base` for it held one account's webhooks at 16 at a time (bench/kannel.ts, one key: receipt →
+ * webhook p50 2.6 s). So a dead endpoint holds `base` slots as before, and one that turns slow while grown holds
+ * at most `max` until its first slow answer comes back, then half of that at each further slow answer.
  */
 export interface EndpointCapOptions {
   base: number;
@@ -25,8 +28,14 @@ export function createEndpointCaps(options: EndpointCapOptions) {
      */
     answered(key: string, answer: { delivered: boolean; durationMs: number; openBefore: number }): void {
       const cap = grown.get(key) ?? options.base;
-      if (!answer.delivered || answer.durationMs >= options.fastMs) {
+      if (!answer.delivered) {
         grown.delete(key);
+        return;
+      }
+      if (answer.durationMs >= options.fastMs) {
+        const halved = Math.floor(cap / 2);
+        if (halved <= options.base) grown.delete(key);
+        else grown.set(key, halved);
         return;
       }
       if (answer.openBefore < cap || cap >= options.max) return;
