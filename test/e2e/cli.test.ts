@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { adminCommand } from '../../src/cli/admin.ts';
 import { mcpCommand } from '../../src/cli/mcp.ts';
 import { startProcess, type TasmanProcess } from '../support/process.ts';
-import { testDatabaseUrl } from '../support/scratch-db.ts';
+import { createScratchDatabase } from '../support/scratch-db.ts';
 
 // The CLI as an operator runs it: a child process, its output and exit status.
 
@@ -84,11 +84,15 @@ describe('tasman CLI without a server', () => {
 describe('tasman admin against a running server', () => {
   let proc: TasmanProcess;
   let env: Record<string, string>;
+  // A database of its own: this `tasman start` runs a dispatcher, which on the shared test database would claim and
+  // send other test files' queued messages (dispatch-receipts.test.ts saw its messages turn `sent` under it).
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   beforeAll(async () => {
-    proc = await startProcess({ DATABASE_URL: testDatabaseUrl(), TASMAN_ADMIN_TOKEN: TOKEN });
+    scratch = await createScratchDatabase();
+    proc = await startProcess({ DATABASE_URL: scratch.url, TASMAN_ADMIN_TOKEN: TOKEN });
     env = { TASMAN_URL: proc.url };
   });
-  afterAll(async () => { await proc.stop(); });
+  afterAll(async () => { await proc?.stop(); await scratch?.drop(); });
 
   it('creates an account, moves credits both ways, and sets boolean flags as the help shows them', async () => {
     const created = await tasman(['admin', 'account', 'create', '--name', 'CLI Pty Ltd', '--email', 'cli@example.com', '--credits', '10', '--hierarchy'], env);
