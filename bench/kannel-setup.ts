@@ -4,7 +4,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { request } from 'undici';
+import { Pool, request } from 'undici';
+import type { CallbackReceiver, System } from './e2e.ts';
 
 export const KANNEL_PORTS = { admin: 23000, smsbox: 23001, sendsms: 23013 };
 export const KANNEL_PASSWORD = 'bench';
@@ -88,4 +89,32 @@ async function waitFor(ready: () => Promise<boolean>, ms = 30_000): Promise<void
     if (Date.now() > until) throw new Error('kannel did not come up (see its logs in the bench directory)');
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * Kannel as a System for bench/e2e.ts's rounds: GET /cgi-bin/sendsms as user `k<key>` (CONNECTIONS at a time),
+ * dlr-mask 1 with a dlr-url on the receiver carrying the round's tag. `kannel()` is the current one (restarted
+ * between rounds); its CPU is bearerbox's and smsbox's.
+ */
+export function kannelSystem(kannel: () => Kannel, receiver: () => CallbackReceiver, opts: { connections: number; recipient: () => string; text: string }) {
+  const pool = new Pool(`http://127.0.0.1:${KANNEL_PORTS.sendsms}`, { connections: opts.connections });
+  const system: System = {
+    name: 'kannel', roots: () => [kannel().bearerbox.pid!, kannel().smsbox.pid!], backends: async () => [],
+    async send(key, tag) {
+      const q = new URLSearchParams({
+        username: `k${key}`, password: KANNEL_PASSWORD, from: '61400000000', to: opts.recipient().slice(1), text: opts.text,
+        'dlr-mask': '1', 'dlr-url': `${receiver().url}/k?i=${tag}&t=%d`,
+      });
+      const res = await pool.request({ method: 'GET', path: `/cgi-bin/sendsms?${q}` });
+      const text = await res.body.text();
+      if (res.statusCode !== 202) throw new Error(`kannel sendsms ${res.statusCode}: ${text}`);
+      return tag;
+    },
+  };
+  return { system, close: () => pool.close() };
+}
+
+/** bearerbox's status page (status.txt), '' when it does not answer. */
+export async function kannelStatus(): Promise<string> {
+  return (await get(`http://127.0.0.1:${KANNEL_PORTS.admin}/status.txt?password=${KANNEL_PASSWORD}`)).replace(/^\d+ /, '');
 }

@@ -10,12 +10,13 @@
 //    its database, against bearerbox + smsbox;
 //  - memory at rest: resident set of Tasman's process tree (the node process(es); PostgreSQL's shared buffers are
 //    not counted) against bearerbox + smsbox, read before each round when the previous one is finished.
-// One JSON line per round (the two systems and their ratios, Tasman / Kannel) and one per key count with the
-// medians of the per-round ratios.
+// One JSON line per round (the two systems and their ratios, Tasman / Kannel, and the rest of the machine's load
+// during each system's round: `machine`, bench/machine-load.ts) and one per key count with the medians of the
+// per-round ratios.
 // Usage: createdb -h 127.0.0.1 -U postgres bench_kannel;
 //   flock /tmp/tasman-bench.lock env DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_kannel npx tsx bench/kannel.ts
 // Knobs: BENCH_ROUNDS (11), BENCH_MESSAGES (20000), BENCH_CONNECTIONS (50), BENCH_KEYS ("100,1"),
-// KANNEL_FRESH (1): Kannel is restarted on an empty spool (and warmed up again) before each of its rounds, because
+// KANNEL_DIR (below), KANNEL_FRESH (1): Kannel is restarted on an empty spool (and warmed up again) before each of its rounds, because
 // one Kannel slows from round to round (2,252 → 1,699 → 1,087 accepts/s in three rounds, session 4; alone on the machine, 2,144 → 2,219 → 1,495
 // with bearerbox's CPU per message 0.27 → 0.49 → 0.91 ms, session 5), which made the
 // medians flatter Tasman; 0 keeps one Kannel for the whole run. Tasman's rates stay level over a run, so it keeps
@@ -25,10 +26,10 @@
 // process (`pgrep -f 'loader.mjs bench/kannel.ts'`), or run it as `node --import tsx bench/kannel.ts`.
 import { rmSync } from 'node:fs';
 import pg from 'pg';
-import { Pool } from 'undici';
-import { startKannel, KANNEL_PASSWORD, KANNEL_PORTS, type Kannel } from './kannel-setup.ts';
+import { kannelSystem, startKannel, type Kannel } from './kannel-setup.ts';
 import { runRound, startCallbackReceiver, tasmanSystem, type CallbackReceiver, type RoundResult, type System } from './e2e.ts';
-import { tree } from './proc-stats.ts';
+import { machineLoad } from './machine-load.ts';
+import { cpuByPid, tree, treeCpuMs } from './proc-stats.ts';
 import { median, round2 } from './stats.ts';
 import { benchSetup, type BenchProcess, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
 
@@ -40,11 +41,18 @@ const TEXT = 'Your order has shipped';
 const { databaseUrl, dataDir, print } = benchSetup('kannel');
 if (!databaseUrl) throw new Error('bench/kannel.ts compares Tasman on PostgreSQL: set DATABASE_URL to an empty database');
 
+// KANNEL_DIR: where Kannel's configuration, logs and spool go (default: in the bench's data directory, on the
+// root filesystem). On this machine's ext4 a spool that creates and deletes a file per message makes each later
+// create dearer (docs/performance.md, "why Kannel slows"); KANNEL_DIR=/dev/shm/... (tmpfs) measures Kannel without it.
+const kannelDir = process.env.KANNEL_DIR ?? `${dataDir}/kannel`;
+if (process.env.KANNEL_DIR) rmSync(kannelDir, { recursive: true, force: true });
 const recipient = deliverableRecipients();
 const receiver = await startCallbackReceiver();
 
 // Everything started is stopped in `finally`, also when a later start fails.
-const cleanup: Array<() => Promise<unknown> | unknown> = [() => receiver.close(), () => rmSync(dataDir, { recursive: true, force: true })];
+const cleanup: Array<() => Promise<unknown> | unknown> = [
+  () => receiver.close(), () => rmSync(dataDir, { recursive: true, force: true }), () => rmSync(kannelDir, { recursive: true, force: true }),
+];
 async function started<T>(start: Promise<T>, stop: (it: T) => Promise<unknown> | unknown): Promise<T> {
   const it = await start;
   cleanup.unshift(() => stop(it));
@@ -74,29 +82,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 async function setUp(kannel: { current: Kannel }, tasman: BenchProcess, db: pg.Client, callbacks: CallbackReceiver): Promise<System[]> {
   const t = await tasmanSystem({ name: 'tasman', proc: tasman, db, receiver: callbacks, keyCount: Math.max(...KEY_COUNTS), connections: CONNECTIONS, recipient, text: TEXT });
   cleanup.unshift(() => t.close());
-  const kannelPool = await started(Promise.resolve(new Pool(`http://127.0.0.1:${KANNEL_PORTS.sendsms}`, { connections: CONNECTIONS })), (p) => p.close());
-  return [
-    t.system,
-    {
-      name: 'kannel', roots: () => [kannel.current.bearerbox.pid!, kannel.current.smsbox.pid!], backends: async () => [],
-      async send(key, tag) {
-        const q = new URLSearchParams({
-          username: `k${key}`, password: KANNEL_PASSWORD, from: '61400000000', to: recipient().slice(1), text: TEXT,
-          'dlr-mask': '1', 'dlr-url': `${callbacks.url}/k?i=${tag}&t=%d`,
-        });
-        const res = await kannelPool.request({ method: 'GET', path: `/cgi-bin/sendsms?${q}` });
-        const text = await res.body.text();
-        if (res.statusCode !== 202) throw new Error(`kannel sendsms ${res.statusCode}: ${text}`);
-        return tag;
-      },
-    },
-  ];
+  const k = kannelSystem(() => kannel.current, () => callbacks, { connections: CONNECTIONS, recipient, text: TEXT });
+  cleanup.unshift(() => k.close());
+  return [t.system, k.system];
 }
 
 try {
   const sim = await started(startSimulatorProcess(), (it) => it.child.kill('SIGTERM'));
   const kannelUsers = Array.from({ length: Math.max(...KEY_COUNTS) }, (_, i) => `k${i}`);
-  const kannel = { current: await startKannel(`${dataDir}/kannel`, sim.port, kannelUsers) };
+  const kannel = { current: await startKannel(kannelDir, sim.port, kannelUsers) };
   cleanup.unshift(() => kannel.current.stop());
   const tasman = await started(startTasmanProcess({
     DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TASMAN_ADMIN_TOKEN: 'bench-admin', TASMAN_SIMULATOR: 'false',
@@ -115,8 +109,8 @@ try {
   const freshKannel = async (tag: string) => {
     if (!FRESH || kannelRounds++ === 0) return;
     await kannel.current.stop();
-    rmSync(`${dataDir}/kannel`, { recursive: true, force: true });
-    kannel.current = await startKannel(`${dataDir}/kannel`, sim.port, kannelUsers);
+    rmSync(kannelDir, { recursive: true, force: true });
+    kannel.current = await startKannel(kannelDir, sim.port, kannelUsers);
     // Short: a C process has no JIT to warm, and one Kannel slows with every message it has handled (bearerbox's
     // CPU per message 0.27 → 0.49 → 0.91 ms over three rounds of 5,000 in one process, /work/ab's kannel-only run).
     await warmUp(systems[1]!, `w-${tag}`, 500);
@@ -127,6 +121,7 @@ try {
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = round % 2 === 0 ? [systems[1]!, systems[0]!] : [systems[0]!, systems[1]!];
       const out: Record<string, RoundResult> = {};
+      const machine: Record<string, ReturnType<ReturnType<typeof machineLoad>>> = {};
       for (const s of order) {
         const tag = `${keys}-${round}-${s.name}`;
         if (s.name === 'kannel') await freshKannel(tag);
@@ -134,7 +129,12 @@ try {
         // between rounds as autovacuum would on a production server, or each round's claims walk the dead queue
         // index entries of every round before it (docs/decisions.md, "Issue 16 (session 5): PostgreSQL per message").
         else await db.query('vacuum (analyze)');
+        // The rest of the machine's load during the round (others' tests are not under the bench lock): Kannel's
+        // rate follows it more than Tasman's (docs/performance.md, "Issue 16 (session 6)").
+        const backendPids = await systems[0]!.backends();
+        const load = machineLoad(() => treeCpuMs([process.pid]) + [...cpuByPid(backendPids).values()].reduce((a, b) => a + b, 0));
         out[s.name] = await runRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag, harnessPids });
+        machine[s.name] = load();
       }
       const t = out.tasman!;
       const k = out.kannel!;
@@ -144,7 +144,7 @@ try {
         p99: round2(t.p99_ms / k.p99_ms), cpu: round2(t.cpu_ms_per_msg / k.cpu_ms_per_msg), rss: round2(t.rss_mb / k.rss_mb),
       };
       for (const [name, v] of Object.entries(ratio)) ratios[name]!.push(v);
-      print({ bench: 'kannel-round', keys, round, fresh_kannel: FRESH, first: order[0]!.name, messages: MESSAGES, tasman: t, kannel: k, ratio });
+      print({ bench: 'kannel-round', keys, round, fresh_kannel: FRESH, first: order[0]!.name, messages: MESSAGES, tasman: t, kannel: k, ratio, machine });
     }
     print({
       bench: 'kannel-median', keys, rounds: ROUNDS, fresh_kannel: FRESH, messages: MESSAGES, connections: CONNECTIONS,

@@ -7,15 +7,34 @@ const PAGE_KB = 4;
 
 interface Stat { pid: number; ppid: number; cpuMs: number; rssKb: number }
 
-function stat(pid: number): Stat | null {
+/** The fields of a /proc stat file (a process's, or a thread's under /proc/<pid>/task) after its command name. */
+function statFields(path: string): string[] | null {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(path, 'utf8');
     // the command name is in parentheses and may hold spaces: fields start after the last ')'
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { pid, ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS, rssKb: Number(fields[21]) * PAGE_KB };
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null; // gone
   }
+}
+
+const cpuMsOf = (fields: string[]) => (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+
+function stat(pid: number): Stat | null {
+  const fields = statFields(`/proc/${pid}/stat`);
+  return fields && { pid, ppid: Number(fields[1]), cpuMs: cpuMsOf(fields), rssKb: Number(fields[21]) * PAGE_KB };
+}
+
+/** CPU milliseconds of each thread of a process, by thread id (empty once it is gone). */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  let tids: string[] = [];
+  try { tids = readdirSync(`/proc/${pid}/task`); } catch { /* gone */ }
+  for (const tid of tids) {
+    const fields = statFields(`/proc/${pid}/task/${tid}/stat`);
+    if (fields) out.set(Number(tid), cpuMsOf(fields));
+  }
+  return out;
 }
 
 function all(): Stat[] {

@@ -1,0 +1,27 @@
+// How busy the rest of the machine was while a benchmark ran: this 2-core machine is shared, and the bench lock
+// keeps other benchmarks out but not other users' test suites and builds (issue 16, session 6: they took 0.6–1.4
+// cores during Kannel's rounds). Read from /proc/stat (Linux), less the CPU of the processes the bench measures.
+import { readFileSync } from 'node:fs';
+
+/** CPU milliseconds of the whole machine (all cores) since boot: busy, and stolen by the host. */
+function machineMs(): { busy: number; steal: number } {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { busy: (user! + nice! + system! + irq! + softirq!) * 10, steal: steal! * 10 };
+}
+
+/**
+ * Starts a reading; the returned function gives, since then, the cores the rest of the machine kept busy
+ * (`foreign_cores`: all busy CPU less `oursMs()`, the CPU milliseconds of the bench's own processes, read at both
+ * ends), the cores the host stole, and the 1-minute load average.
+ */
+export function machineLoad(oursMs: () => number) {
+  const [before, oursBefore, t0] = [machineMs(), oursMs(), Date.now()];
+  return () => {
+    const now = machineMs();
+    const cores = (ms: number) => Math.round((ms / (Date.now() - t0)) * 100) / 100;
+    return {
+      foreign_cores: cores(now.busy - before.busy - (oursMs() - oursBefore)), steal_cores: cores(now.steal - before.steal),
+      loadavg: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
+    };
+  };
+}
