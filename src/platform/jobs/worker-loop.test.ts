@@ -56,11 +56,13 @@ describe('createWorkerLoop', () => {
 
   it('renews the lease of a long job, so no one else takes it; a dead worker\'s items are retaken after the lease', async () => {
     const q = memoryQueue(['long']);
-    const leaseMs = 60;
+    // A lease 20 heartbeats long: the rival may take the item only if the live worker's event loop stalls for most
+    // of a second, which a loaded CI machine does not do (a 60 ms lease made this fail under load).
+    const leaseMs = 1_000;
     // The live worker: a job far longer than the lease, kept alive by the heartbeat.
     let finish!: () => void;
     const live = createWorkerLoop<string>({
-      name: 'live', concurrency: 1, pollMs: 10, leaseMs, renewEveryMs: 15, logger: quiet,
+      name: 'live', concurrency: 1, pollMs: 10, leaseMs, renewEveryMs: 50, logger: quiet,
       claim: async (want, token, ms) => q.claim(want, token, ms),
       renew: async (held, ms) => q.renew(held, ms),
       handle: (id, job) => new Promise<void>((resolve) => { finish = () => { q.complete(id, job.token); resolve(); }; }),
@@ -75,12 +77,12 @@ describe('createWorkerLoop', () => {
       handle: async (id) => { rival.push(id); },
     });
     await other.start();
-    await sleep(leaseMs * 4);
+    await sleep(leaseMs * 2);
     expect(rival).toEqual([]);
     // Stop with a short grace: the item is abandoned to its lease (the live worker "dies"), and the rival takes it.
     const stopping = live.stop({ graceMs: 10, onGraceExpired: async () => { q.rows.get('long')!.token = 'dead'; finish(); } });
     await stopping;
-    const deadline = Date.now() + 2_000;
+    const deadline = Date.now() + 20_000;
     while (rival.length === 0 && Date.now() < deadline) await sleep(5);
     await other.stop();
     expect(rival).toEqual(['long']);
