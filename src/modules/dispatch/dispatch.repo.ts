@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows, rows, type Executor } from '../../platform/db/client.ts';
 import { claimRowsInIndexOrder } from '../../platform/db/queue-claim.ts';
+import { findRowsByIndex } from '../../platform/db/index-lookups.ts';
 import { DEFAULT_CARRIER, type PartialSubmit } from '../../carrier/carrier.ts';
 import { changeCredits } from '../credits/ledger.repo.ts';
 import { endWithoutReceipt } from '../receipts/end-without-receipt.ts';
@@ -105,6 +106,7 @@ export interface SentRecord {
 export async function recordSent(db: Executor, items: SentRecord[]): Promise<Set<string>> {
   if (items.length === 0) return new Set();
   return db.transaction(async (tx) => {
+    await findRowsByIndex(tx);
     const updated = await preparedRows<{ id: string }>(tx, sql`
       update messages m
       set status = 'sent', sent_at = r.sent_at, smsc_message_id = r.smsc, smsc_carrier = r.carrier, smsc_bind = r.bind, lease_until = null, claim_token = null, error_code = null

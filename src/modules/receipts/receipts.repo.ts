@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
+import { findRowsByIndex } from '../../platform/db/index-lookups.ts';
 import { preparedRows, rows, type Executor } from '../../platform/db/client.ts';
 import { messages, messageSegments, pendingReceipts } from '../../platform/db/schema/index.ts';
 import type { MessageRow } from '../messages/messages.repo.ts';
@@ -170,7 +171,7 @@ function toMessageRow(raw: Record<string, unknown>): MessageRow {
  * statistics PostgreSQL planned it as a walk over every message awaiting a receipt, re-reading the batch for each
  * (740 ms for 50 receipts with 8,800 awaiting, docs/performance.md). A prepared statement (its text is fixed: the
  * receipts are one jsonb parameter, the ids one text[]): parsing and planning it cost ~1.3 ms of the server's CPU
- * per batch.
+ * per batch. Call it in a transaction: it plans the rest of it without sequential scans (platform/db/index-lookups.ts).
  */
 export async function applyFinalBatch(tx: Executor, receipts: FinalReceipt[]): Promise<{ handled: Set<string>; updated: MessageRow[]; alreadyFinal: string[] }> {
   const first = new Map<string, FinalReceipt>();
@@ -179,6 +180,8 @@ export async function applyFinalBatch(tx: Executor, receipts: FinalReceipt[]): P
     carrier: r.carrier, smsc: r.smscId, state: r.state, status: r.status, err: r.errorCode, received_at: r.receivedAt.toISOString(),
   })));
   const ids = [...new Set(receipts.map((r) => r.smscId))];
+  // For the rest of the caller's transaction (the message.dlr outbox insert after this too): index lookups only.
+  await findRowsByIndex(tx);
   const found = await preparedRows<Record<string, unknown> & { h_carrier: string; h_smsc: string; h_updated: boolean }>(tx, sql`
     with input as (
       select * from jsonb_to_recordset(${input}::jsonb) as r(carrier text, smsc text, state text, status text, err text, received_at timestamptz)
