@@ -12,6 +12,7 @@ import { nextAttempt } from './schedule.ts';
 import { DEFAULT_HEADER_PREFIXES, webhookHeaders } from './headers.ts';
 import type { WebhookEvent } from './outbox.ts';
 import { createEndpointCaps } from './endpoint-cap.ts';
+import { scanFor } from './claim-scan.ts';
 
 /**
  * The webhook delivery worker. Invariants (README.md):
@@ -116,7 +117,8 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     signal: deps.signal,
     logger: deps.logger,
     claim: async (want, token, leaseMs) => {
-      const claimed = await claimDue(deps.db, { want, scan: Math.max(want * 4, 100), cap: perEndpoint, room: room(), leaseMs, token });
+      const r = room();
+      const claimed = await claimDue(deps.db, { want, scan: scanFor(want, r, perEndpoint), cap: perEndpoint, room: r, leaseMs, token });
       // Counted at claim time, so the next claim already sees these endpoints' room taken.
       for (const row of claimed) {
         const key = endpointKey(row.accountId, row.event);

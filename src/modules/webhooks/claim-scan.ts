@@ -1,0 +1,12 @@
+/**
+ * How many of the oldest due rows (of endpoints with room) a claim reads: four times what it could take from the
+ * endpoints it knows (those in flight here, and grown ones) and a new endpoint's cap, at least 100, at most four
+ * times the free slots. Four times the free slots alone made one busy endpoint's claims read ~770 rows to take the
+ * ~19 its room allowed (the largest PostgreSQL cost per message in bench/kannel.ts with one key, docs/performance.md,
+ * session 7). Rows beyond what the known endpoints can take are there to reach endpoints not yet in flight.
+ */
+export function scanFor(want: number, room: Record<string, number>, perEndpoint: number): number {
+  let known = 0;
+  for (const k in room) known += room[k]!;
+  return Math.max(100, Math.min(want * 4, 4 * (known + perEndpoint)));
+}
