@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../src/platform/db/client.ts';
 import { claimDue, type ClaimInput } from '../../src/modules/webhooks/delivery.repo.ts';
-import { claimBatch, recordSent } from '../../src/modules/dispatch/dispatch.repo.ts';
+import { claimBatch, recordSent, renewLeases } from '../../src/modules/dispatch/dispatch.repo.ts';
 import { releaseDue } from '../../src/modules/scheduling/schedule.repo.ts';
 import { scratchDatabaseForFile } from '../support/scratch-db.ts';
 
@@ -148,6 +148,24 @@ describe('message queue claims on a table never analysed', () => {
         // Before: a bitmap scan of every queued message's entry (10,000 and more) for each batch.
         expect(read).toBe(0);
       }
+    });
+  });
+
+  it('renewing the leases of held messages finds them by primary key, reading no queue index entries', async () => {
+    await seedMessages('queued', BACKLOG);
+    await inRolledBack(async (tx) => {
+      const claimed = await claimBatch(tx, 20, 15_000);
+      const before = Number(await indexEntriesRead(tx, 'messages_queue_idx'));
+      const seqBefore = Number(await indexEntriesRead(tx, 'messages'));
+      await renewLeases(tx, claimed.map((c) => ({ id: c.id, claim: c.claim! })), 60_000);
+      const read = Number(await indexEntriesRead(tx, 'messages_queue_idx')) - before;
+      // On the table itself the same counter is rows read by sequential scans: none either.
+      expect(Number(await indexEntriesRead(tx, 'messages')) - seqBefore).toBe(0);
+      const [renewed] = await rows<{ n: number }>(tx, sql`
+        select count(*)::int as n from messages where id = any(${`{${claimed.map((c) => c.id).join(',')}}`}::uuid[]) and lease_until > now() + interval '30 seconds'`);
+      expect(renewed!.n).toBe(20);
+      // Before: its `status = 'queued'` matched the queue index's predicate, read in full (10,000 and more).
+      expect(read).toBe(0);
     });
   });
 
