@@ -3,22 +3,15 @@
 // statement whose result columns would change fails on every call until its connection closes. A scratch
 // database, as the test alters a table; one connection, so the second call reuses the first one's statement.
 import { expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { applyFinalBatch } from '../../src/modules/receipts/receipts.repo.ts';
+import { insertMessages } from '../support/raw-messages.ts';
 import { scratchDatabaseForFile } from '../support/scratch-db.ts';
 
 const opened = scratchDatabaseForFile();
 
-async function sentMessage(smsc: string): Promise<string> {
-  const account = randomUUID();
-  const id = randomUUID();
-  await opened().db.execute(sql`insert into accounts (id, business_name) values (${account}, 'prepared')`);
-  await opened().db.execute(sql`
-    insert into messages (id, account_id, recipient, country, sender, body, parts, credits, status, sent_at, smsc_message_id)
-    values (${id}, ${account}, '+61400000000', 'AU', 'Prepared', 'x', 1, 1, 'sent', now(), ${smsc})`);
-  return id;
-}
+/** One sent message whose SMSC id is `${prefix}-0`. */
+const sentMessage = async (prefix: string) => (await insertMessages(opened().db, { status: 'sent', count: 1, smscPrefix: prefix }))[0]!;
 
 const deliver = (smscId: string) => opened().db.transaction((tx) => applyFinalBatch(tx, [{
   carrier: 'default', smscId, state: 'delivered', status: 'delivered', errorCode: null, receivedAt: new Date(),
@@ -26,9 +19,9 @@ const deliver = (smscId: string) => opened().db.transaction((tx) => applyFinalBa
 
 it('receipt batches still apply after a migration adds a column to messages', async () => {
   const first = await sentMessage('prep-1');
-  expect((await deliver('prep-1')).updated.map((r) => r.id)).toEqual([first]);
+  expect((await deliver('prep-1-0')).updated.map((r) => r.id)).toEqual([first]);
   await opened().db.execute(sql`alter table messages add column added_by_a_newer_build int`);
   const second = await sentMessage('prep-2');
-  const result = await deliver('prep-2');
+  const result = await deliver('prep-2-0');
   expect(result.updated.map((r) => [r.id, r.status])).toEqual([[second, 'delivered']]);
 });

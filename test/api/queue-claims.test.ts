@@ -10,6 +10,7 @@ import { rows, type Executor } from '../../src/platform/db/client.ts';
 import { claimDue, type ClaimInput } from '../../src/modules/webhooks/delivery.repo.ts';
 import { claimBatch, recordSent, renewLeases } from '../../src/modules/dispatch/dispatch.repo.ts';
 import { releaseDue } from '../../src/modules/scheduling/schedule.repo.ts';
+import { insertMessages, tuplesRead } from '../support/raw-messages.ts';
 import { scratchDatabaseForFile } from '../support/scratch-db.ts';
 
 const opened = scratchDatabaseForFile(4);
@@ -86,35 +87,17 @@ describe('webhook delivery claims', () => {
   });
 });
 
-/** `count` messages due (queued, or scheduled and fallen due), oldest first; returns their ids in that order. */
-async function seedMessages(status: 'queued' | 'scheduled', count: number): Promise<string[]> {
-  const account = randomUUID();
-  await opened().db.execute(sql`insert into accounts (id, business_name) values (${account}, 'claims')`);
-  const seeded = await rows<{ id: string }>(opened().db, sql`
-    insert into messages (id, account_id, recipient, country, sender, body, parts, credits, status, next_attempt_at, scheduled_at)
-    select gen_random_uuid(), ${account}, '+61400000000', 'AU', 'Claims', 'x', 1, 1, ${status},
-           now() - interval '1 hour' + i * interval '1 millisecond',
-           case when ${status} = 'scheduled' then now() - interval '1 hour' + i * interval '1 millisecond' end
-    from generate_series(0, ${count - 1}) as i
-    returning id`);
-  return seeded.map((r) => r.id);
-}
-
-/** Index entries this transaction has read from `index` so far (the server's own count; no flush inside one). */
-const indexEntriesRead = async (tx: Executor, index: string) => (await rows<{ n: string }>(tx, sql`
-  select pg_stat_get_xact_tuples_returned(${index}::regclass) as n`))[0]!.n;
-
 describe('message queue claims on a table never analysed', () => {
   // Enough due rows that, without statistics, PostgreSQL plans a bitmap scan of all of them and a sort.
   const BACKLOG = 10_000;
   afterEach(async () => { await opened().db.execute(sql`delete from messages`); });
 
   it('the dispatcher reads the queue index from the oldest due row and stops after the rows it takes', async () => {
-    const oldest = (await seedMessages('queued', BACKLOG)).slice(0, 50);
+    const oldest = (await insertMessages(opened().db, { status: 'queued', count: BACKLOG })).slice(0, 50);
     await inRolledBack(async (tx) => {
-      const before = Number(await indexEntriesRead(tx, 'messages_queue_idx'));
+      const before = await tuplesRead(tx, 'messages_queue_idx');
       const claimed = await claimBatch(tx, 50, 15_000);
-      const read = Number(await indexEntriesRead(tx, 'messages_queue_idx')) - before;
+      const read = await tuplesRead(tx, 'messages_queue_idx') - before;
       expect(claimed.map((c) => c.id).sort()).toEqual([...oldest].sort());
       // Before: every one of the 10,000 due entries (a bitmap scan, then a sort).
       expect(read).toBeLessThanOrEqual(60);
@@ -124,26 +107,26 @@ describe('message queue claims on a table never analysed', () => {
   });
 
   it('the scheduler releases the longest-due messages, reading no further into the index', async () => {
-    const oldest = (await seedMessages('scheduled', BACKLOG)).slice(0, 200);
+    const oldest = (await insertMessages(opened().db, { status: 'scheduled', count: BACKLOG })).slice(0, 200);
     await inRolledBack(async (tx) => {
-      const before = Number(await indexEntriesRead(tx, 'messages_scheduled_idx'));
+      const before = await tuplesRead(tx, 'messages_scheduled_idx');
       const released = await releaseDue(tx, 200);
-      const read = Number(await indexEntriesRead(tx, 'messages_scheduled_idx')) - before;
+      const read = await tuplesRead(tx, 'messages_scheduled_idx') - before;
       expect(released.sort()).toEqual([...oldest].sort());
       expect(read).toBeLessThanOrEqual(220);
     });
   });
 
   it('recording sent messages finds them by primary key, reading no queue index entries', async () => {
-    await seedMessages('queued', BACKLOG);
+    await insertMessages(opened().db, { status: 'queued', count: BACKLOG });
     await inRolledBack(async (tx) => {
       const claimed = await claimBatch(tx, 70, 15_000);
       // Seven batches: a prepared statement's first five plans are custom ones, the later ones may be generic.
       for (let b = 0; b < 7; b += 1) {
         const batch = claimed.slice(b * 10, b * 10 + 10);
-        const before = Number(await indexEntriesRead(tx, 'messages_queue_idx'));
+        const before = await tuplesRead(tx, 'messages_queue_idx');
         const recorded = await recordSent(tx, batch.map((c, i) => ({ id: c.id, claim: c.claim, smscMessageId: `rs-${b}-${i}`, sentAt: new Date() })));
-        const read = Number(await indexEntriesRead(tx, 'messages_queue_idx')) - before;
+        const read = await tuplesRead(tx, 'messages_queue_idx') - before;
         expect(recorded).toEqual(new Set(batch.map((c) => c.id)));
         // Before: a bitmap scan of every queued message's entry (10,000 and more) for each batch.
         expect(read).toBe(0);
@@ -152,15 +135,15 @@ describe('message queue claims on a table never analysed', () => {
   });
 
   it('renewing the leases of held messages finds them by primary key, reading no queue index entries', async () => {
-    await seedMessages('queued', BACKLOG);
+    await insertMessages(opened().db, { status: 'queued', count: BACKLOG });
     await inRolledBack(async (tx) => {
       const claimed = await claimBatch(tx, 20, 15_000);
-      const before = Number(await indexEntriesRead(tx, 'messages_queue_idx'));
-      const seqBefore = Number(await indexEntriesRead(tx, 'messages'));
+      const before = await tuplesRead(tx, 'messages_queue_idx');
+      const seqBefore = await tuplesRead(tx, 'messages');
       await renewLeases(tx, claimed.map((c) => ({ id: c.id, claim: c.claim! })), 60_000);
-      const read = Number(await indexEntriesRead(tx, 'messages_queue_idx')) - before;
+      const read = await tuplesRead(tx, 'messages_queue_idx') - before;
       // On the table itself the same counter is rows read by sequential scans: none either.
-      expect(Number(await indexEntriesRead(tx, 'messages')) - seqBefore).toBe(0);
+      expect(await tuplesRead(tx, 'messages') - seqBefore).toBe(0);
       const [renewed] = await rows<{ n: number }>(tx, sql`
         select count(*)::int as n from messages where id = any(${`{${claimed.map((c) => c.id).join(',')}}`}::uuid[]) and lease_until > now() + interval '30 seconds'`);
       expect(renewed!.n).toBe(20);
@@ -170,7 +153,7 @@ describe('message queue claims on a table never analysed', () => {
   });
 
   it('claims nothing twice: two dispatcher claims side by side take disjoint oldest rows', async () => {
-    const ids = await seedMessages('queued', 100);
+    const ids = await insertMessages(opened().db, { status: 'queued', count: 100 });
     const { mine, theirs } = await opened().db.transaction(async (tx) => {
       const mine = await claimBatch(tx, 20, 15_000);
       // Held open (rows locked, not committed) while the second claim runs over the same oldest rows.

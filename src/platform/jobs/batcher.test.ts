@@ -179,12 +179,18 @@ describe('createBatcher with openAfterMs', () => {
     expect(b.load).toBe(0);
   });
 
-  it('opens a further batch only once every batch in flight has run openAfterMs', async () => {
+  /** Three slots, openAfterMs 20: a batch [1] that has run 20 ms, and item 2 just submitted beside it. */
+  async function oldBatchAndSecond() {
     vi.useFakeTimers();
-    const { b, batches, release } = gated(3, 20);
-    const all = [b.submit(1)];
+    const g = gated(3, 20);
+    const all = [g.b.submit(1)];
     await vi.advanceTimersByTimeAsync(20);
-    all.push(b.submit(2));
+    all.push(g.b.submit(2));
+    return { ...g, all };
+  }
+
+  it('opens a further batch only once every batch in flight has run openAfterMs', async () => {
+    const { b, batches, release, all } = await oldBatchAndSecond();
     await vi.advanceTimersByTimeAsync(0);
     expect(batches).toEqual([[1], [2]]);
     all.push(b.submit(3));
@@ -202,11 +208,7 @@ describe('createBatcher with openAfterMs', () => {
   });
 
   it('opens the next slot as soon as the younger batch in flight ends, if the older has run long enough', async () => {
-    vi.useFakeTimers();
-    const { b, batches, release } = gated(3, 20);
-    const all = [b.submit(1)];
-    await vi.advanceTimersByTimeAsync(20);
-    all.push(b.submit(2));
+    const { b, batches, release, all } = await oldBatchAndSecond();
     await vi.advanceTimersByTimeAsync(5);
     all.push(b.submit(3));
     await vi.advanceTimersByTimeAsync(0);
