@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanFor } from './claim-scan.ts';
+import { claimOnAnswer, scanFor } from './claim-scan.ts';
 
 describe('scanFor: how many due rows a webhook claim reads', () => {
   it('one busy endpoint: four times its room and a new endpoint\'s cap, not four times the free slots', () => {
@@ -19,5 +19,27 @@ describe('scanFor: how many due rows a webhook claim reads', () => {
 
   it('counts grown endpoints\' room like any other', () => {
     expect(scanFor(256, { 'a|message.dlr': 64, 'b|message.dlr': 16 }, 16)).toBe(4 * (64 + 16 + 16));
+  });
+});
+
+describe('claimOnAnswer: whether a freed slot wakes a webhook claim', () => {
+  const busy = { lastClaimFilled: false, atCapAfterClaim: true };
+
+  it('an endpoint left at its cap: only once a quarter of its cap is free', () => {
+    expect(claimOnAnswer({ ...busy, cap: 64, open: 63 })).toBe(false);
+    expect(claimOnAnswer({ ...busy, cap: 64, open: 49 })).toBe(false);
+    expect(claimOnAnswer({ ...busy, cap: 64, open: 48 })).toBe(true);
+    expect(claimOnAnswer({ ...busy, cap: 16, open: 13 })).toBe(false);
+    expect(claimOnAnswer({ ...busy, cap: 16, open: 12 })).toBe(true);
+  });
+
+  it('a cap under four: every freed slot', () => {
+    expect(claimOnAnswer({ ...busy, cap: 3, open: 2 })).toBe(true);
+    expect(claimOnAnswer({ ...busy, cap: 1, open: 0 })).toBe(true);
+  });
+
+  it('an endpoint whose rows were not skipped, or a claim that filled: every freed slot', () => {
+    expect(claimOnAnswer({ lastClaimFilled: false, atCapAfterClaim: false, cap: 64, open: 63 })).toBe(true);
+    expect(claimOnAnswer({ lastClaimFilled: true, atCapAfterClaim: true, cap: 64, open: 63 })).toBe(true);
   });
 });

@@ -10,3 +10,15 @@ export function scanFor(want: number, room: Record<string, number>, perEndpoint:
   for (const k in room) known += room[k]!;
   return Math.max(100, Math.min(want * 4, 4 * (known + perEndpoint)));
 }
+
+/**
+ * Whether a delivery's answer, which freed a slot of its endpoint, should wake a claim. Yes when the last claim
+ * took all it asked for (anyone's rows may be left) or the endpoint was not at its cap after it (its rows were
+ * not skipped). An endpoint left at its cap, whose rows were skipped, is claimed for again once a quarter of its
+ * cap is free: a claim per answer took one row each, and with one busy endpoint those claims were most of
+ * PostgreSQL's work per message (docs/performance.md, session 8). New events wake a claim anyway (the signal).
+ */
+export function claimOnAnswer(s: { lastClaimFilled: boolean; atCapAfterClaim: boolean; cap: number; open: number }): boolean {
+  if (s.lastClaimFilled || !s.atCapAfterClaim) return true;
+  return s.cap - s.open >= Math.max(1, Math.floor(s.cap / 4));
+}

@@ -12,7 +12,7 @@ import { nextAttempt } from './schedule.ts';
 import { DEFAULT_HEADER_PREFIXES, webhookHeaders } from './headers.ts';
 import type { WebhookEvent } from './outbox.ts';
 import { createEndpointCaps } from './endpoint-cap.ts';
-import { scanFor } from './claim-scan.ts';
+import { claimOnAnswer, scanFor } from './claim-scan.ts';
 
 /**
  * The webhook delivery worker. Invariants (README.md):
@@ -71,6 +71,10 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   });
   const prefixes = deps.headerPrefixes ?? DEFAULT_HEADER_PREFIXES;
   const inflight = new Map<string, number>();
+  // Endpoints the last claim left at their cap (their rows may have been skipped), and whether it took all it
+  // asked for: what a freed slot needs to wake a claim (claim-scan.ts claimOnAnswer).
+  const backlogged = new Set<string>();
+  let claimFilled = true;
   let stopping = false;
   let abandoned = false;
 
@@ -124,6 +128,9 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
         const key = endpointKey(row.accountId, row.event);
         inflight.set(key, (inflight.get(key) ?? 0) + 1);
       }
+      claimFilled = claimed.length >= want;
+      backlogged.clear();
+      for (const [key, n] of inflight) if (n >= caps.cap(key)) backlogged.add(key);
       return claimed;
     },
     // Outcomes wait for recording beside at most one pool's worth of open deliveries.
@@ -131,6 +138,10 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     // Slots free one answer at a time: claim once a sixteenth of the pool is free, not after every answer (one
     // claim statement per few deliveries otherwise). An idle pool claims at once, so latency is unchanged.
     claimAt: Math.max(1, Math.floor(concurrency / 16)),
+    wakeOnRelease: (row) => {
+      const key = endpointKey(row.accountId, row.event);
+      return claimOnAnswer({ lastClaimFilled: claimFilled, atCapAfterClaim: backlogged.has(key), cap: caps.cap(key), open: inflight.get(key) ?? 0 });
+    },
     handle: async (row, job) => {
       const key = endpointKey(row.accountId, row.event);
       let outcome: AttemptOutcome | null = null;

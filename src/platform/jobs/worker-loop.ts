@@ -44,6 +44,12 @@ export interface WorkerLoopOptions<T> {
   maxHeld?: number;
   /** Claim only while this is true (the dispatcher: while the carrier is bound). */
   ready?(): boolean;
+  /**
+   * Whether this item's freed slot should wake the loop to claim (default: always). The signal, the poll and
+   * `wakeAt` wake it regardless. The webhook worker says no while the slot would only let a claim take one row of
+   * an endpoint at its cap.
+   */
+  wakeOnRelease?(item: T): boolean;
   signal?: Pick<QueueSignal, 'subscribe'>;
   /** The fallback poll, for a missed notification or work coming due (default 1 s). */
   pollMs?: number;
@@ -106,7 +112,7 @@ export function createWorkerLoop<T>(options: WorkerLoopOptions<T>) {
       if (released) return;
       released = true;
       active--;
-      wake();
+      if (!options.wakeOnRelease || options.wakeOnRelease(item)) wake();
     };
     options.handle(item, { token, release })
       // The lease runs out and the row is claimed again: nothing is lost.
