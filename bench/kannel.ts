@@ -16,6 +16,9 @@
 // Usage: createdb -h 127.0.0.1 -U postgres bench_kannel;
 //   flock /tmp/tasman-bench.lock env DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_kannel npx tsx bench/kannel.ts
 // Knobs: BENCH_ROUNDS (11), BENCH_MESSAGES (20000), BENCH_CONNECTIONS (50), BENCH_KEYS ("100,1"),
+// BENCH_FLOOR (0): 1 adds a third system, the stack's floor (bench/floor-server.ts: a durable /send with a delivery
+// callback and none of Tasman's work), with its ratios to Kannel and Tasman's to it in each round's line; smpp adds
+// the SMPP submit and receipt with one status write per message to that floor;
 // KANNEL_DIR (below), KANNEL_FRESH (1): Kannel is restarted on an empty spool (and warmed up again) before each of its rounds, because
 // one Kannel slows from round to round (2,252 → 1,699 → 1,087 accepts/s in three rounds, session 4; alone on the machine, 2,144 → 2,219 → 1,495
 // with bearerbox's CPU per message 0.27 → 0.49 → 0.91 ms, session 5), which made the
@@ -28,6 +31,7 @@ import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { kannelSystem, startKannel, type Kannel } from './kannel-setup.ts';
 import { runRound, startCallbackReceiver, tasmanSystem, type CallbackReceiver, type RoundResult, type System } from './e2e.ts';
+import { startFloor } from './floor.ts';
 import { machineLoad } from './machine-load.ts';
 import { cpuByPid, tree, treeCpuMs } from './proc-stats.ts';
 import { median, round2 } from './stats.ts';
@@ -37,6 +41,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const KEY_COUNTS = (process.env.BENCH_KEYS ?? '100,1').split(',').map(Number);
+const FLOOR = process.env.BENCH_FLOOR === '1' || process.env.BENCH_FLOOR === 'smpp';
 const TEXT = 'Your order has shipped';
 const { databaseUrl, dataDir, print } = benchSetup('kannel');
 if (!databaseUrl) throw new Error('bench/kannel.ts compares Tasman on PostgreSQL: set DATABASE_URL to an empty database');
@@ -79,13 +84,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /** Tasman (its accounts with their delivery webhooks on the receiver) and Kannel as the rounds drive them. */
-async function setUp(kannel: { current: Kannel }, tasman: BenchProcess, db: pg.Client, callbacks: CallbackReceiver): Promise<System[]> {
+async function setUp(kannel: { current: Kannel }, tasman: BenchProcess, db: pg.Client, callbacks: CallbackReceiver, smscPort: number): Promise<System[]> {
   const t = await tasmanSystem({ name: 'tasman', proc: tasman, db, receiver: callbacks, keyCount: Math.max(...KEY_COUNTS), connections: CONNECTIONS, recipient, text: TEXT });
   cleanup.unshift(() => t.close());
   const k = kannelSystem(() => kannel.current, () => callbacks, { connections: CONNECTIONS, recipient, text: TEXT });
   cleanup.unshift(() => k.close());
-  return [t.system, k.system];
+  if (!FLOOR) return [t.system, k.system];
+  const f = await startFloor(databaseUrl!, callbacks, { connections: CONNECTIONS, recipient, text: TEXT, ...(process.env.BENCH_FLOOR === 'smpp' ? { smscPort } : {}) });
+  cleanup.unshift(() => f.close());
+  floorVacuum = f.vacuum;
+  return [t.system, k.system, f.system];
 }
+let floorVacuum = async (): Promise<unknown> => undefined;
 
 try {
   const sim = await started(startSimulatorProcess(), (it) => it.child.kill('SIGTERM'));
@@ -98,7 +108,7 @@ try {
     RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000', WEBHOOK_ALLOW_PRIVATE: 'true',
   }), (it) => it.stop());
   const db = await started((async () => { const c = new pg.Client({ connectionString: databaseUrl }); await c.connect(); return c; })(), (c) => c.end());
-  const systems = await setUp(kannel, tasman, db, receiver);
+  const systems = await setUp(kannel, tasman, db, receiver, sim.port);
   const harnessPids = [process.pid, sim.child.pid!];
   const warmUp = (s: System, tag: string, messages = 2000) => runRound(receiver, s, { keys: 1, messages: Math.min(messages, MESSAGES), connections: CONNECTIONS, tag, harnessPids });
   // warm-up (not reported): JIT, connection pools, SMPP windows
@@ -116,15 +126,18 @@ try {
     await warmUp(systems[1]!, `w-${tag}`, 500);
   };
   for (const keys of KEY_COUNTS) {
-    const ratios: Record<string, number[]> = { accept: [], e2e: [], p99: [], cpu: [], rss: [] };
+    const ratios: Record<string, number[]> = { accept: [], e2e: [], p99: [], cpu: [], rss: [], floor_accept: [], floor_e2e: [], floor_cpu: [], of_floor_accept: [], of_floor_e2e: [] };
     const tasmanRuns: RoundResult[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
+      // Kannel first in even rounds, Tasman in odd ones; the floor, when run, takes each place in turn.
       const order = round % 2 === 0 ? [systems[1]!, systems[0]!] : [systems[0]!, systems[1]!];
+      if (systems[2]) order.splice(round % 3, 0, systems[2]);
       const out: Record<string, RoundResult> = {};
       const machine: Record<string, ReturnType<ReturnType<typeof machineLoad>>> = {};
       for (const s of order) {
         const tag = `${keys}-${round}-${s.name}`;
         if (s.name === 'kannel') await freshKannel(tag);
+        else if (s.name === 'floor') await floorVacuum();
         // This machine's PostgreSQL runs with autovacuum off (its CI configuration): vacuum Tasman's database
         // between rounds as autovacuum would on a production server, or each round's claims walk the dead queue
         // index entries of every round before it (docs/decisions.md, "Issue 16 (session 5): PostgreSQL per message").
@@ -143,14 +156,25 @@ try {
         accept: round2(t.accept_per_s / k.accept_per_s), e2e: round2(t.e2e_per_s / k.e2e_per_s),
         p99: round2(t.p99_ms / k.p99_ms), cpu: round2(t.cpu_ms_per_msg / k.cpu_ms_per_msg), rss: round2(t.rss_mb / k.rss_mb),
       };
+      const f = out.floor;
+      if (f) {
+        Object.assign(ratio, {
+          floor_accept: round2(f.accept_per_s / k.accept_per_s), floor_e2e: round2(f.e2e_per_s / k.e2e_per_s), floor_cpu: round2(f.cpu_ms_per_msg / k.cpu_ms_per_msg),
+          of_floor_accept: round2(t.accept_per_s / f.accept_per_s), of_floor_e2e: round2(t.e2e_per_s / f.e2e_per_s),
+        });
+      }
       for (const [name, v] of Object.entries(ratio)) ratios[name]!.push(v);
-      print({ bench: 'kannel-round', keys, round, fresh_kannel: FRESH, first: order[0]!.name, messages: MESSAGES, tasman: t, kannel: k, ratio, machine });
+      print({ bench: 'kannel-round', keys, round, fresh_kannel: FRESH, first: order[0]!.name, messages: MESSAGES, tasman: t, kannel: k, ...(f ? { floor: f } : {}), ratio, machine });
     }
     print({
       bench: 'kannel-median', keys, rounds: ROUNDS, fresh_kannel: FRESH, messages: MESSAGES, connections: CONNECTIONS,
       accept_ratio: median(ratios.accept!), e2e_ratio: median(ratios.e2e!), p99_ratio: median(ratios.p99!),
       cpu_ratio: median(ratios.cpu!), rss_ratio: median(ratios.rss!),
       tasman_p99_ms_median: median(tasmanRuns.map((r) => r.p99_ms)),
+      ...(FLOOR ? {
+        floor_accept_ratio: median(ratios.floor_accept!), floor_e2e_ratio: median(ratios.floor_e2e!), floor_cpu_ratio: median(ratios.floor_cpu!),
+        of_floor_accept: median(ratios.of_floor_accept!), of_floor_e2e: median(ratios.of_floor_e2e!),
+      } : {}),
     });
   }
 } finally {
