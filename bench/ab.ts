@@ -3,7 +3,7 @@
 // alternating rounds (the base first in even rounds). Per round: requests/s (autocannon, 50 connections, rotating
 // BENCH_KEYS keys, default 100), and CPU per request: the node process's user + system time over the round, and
 // its PostgreSQL backends' (pg_stat_activity of its database), divided by the requests served. The ratios are
-// this build / the base; the last line holds their medians.
+// this build / the base; the last line holds their medians and geometric means (read the latter: stats.ts).
 // BENCH_MODE=pipeline measures the whole path instead (bench/e2e.ts): each build a `tasman start` with every role
 // (TASMAN_WORKERS as set, else one process) bound to one `tasman simulator` process, BENCH_MESSAGES (5000) /send
 // requests a round over BENCH_KEYS accounts, each with its delivery webhook on a receiver here; per round the
@@ -17,9 +17,9 @@ import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { runRound, startCallbackReceiver, tasmanSystem, type RoundResult, type System } from './e2e.ts';
+import { primedRound, runRound, startCallbackReceiver, tasmanSystem, type RoundResult, type System } from './e2e.ts';
 import { cpuByPid, treeCpuMs } from './proc-stats.ts';
-import { median, round2 } from './stats.ts';
+import { geomean, median, round2 } from './stats.ts';
 import { benchSetup, call, deliverableRecipients, sendLoad, startSimulatorProcess, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -27,6 +27,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const KEYS = Number(process.env.BENCH_KEYS ?? 100);
 const MODE = process.env.BENCH_MODE ?? 'send';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
+// BENCH_PRIME: messages of an unreported round run on a build right before each of its measured rounds (pipeline;
+// the send mode runs 2 s), so neither side is measured right after the other (e2e.ts primedRound); 0 for none.
+const PRIME = Number(process.env.BENCH_PRIME ?? 1000);
 const base = process.env.BENCH_BASE;
 const { databaseUrl, dataDir, print: printLine } = benchSetup('ab');
 const print = (figure: Record<string, unknown>) => printLine({ ...figure, load: loadavg().map((x) => round2(x)) });
@@ -65,11 +68,11 @@ async function start(name: Build['name'], url: string, bin?: string): Promise<Bu
   return b;
 }
 
-async function round(b: Build) {
+async function round(b: Build, seconds = SECONDS) {
   const backends = async () => (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [b.db])).rows.map((r) => r.pid);
   const pgBefore = cpuByPid(await backends());
   const nodeBefore = treeCpuMs([b.proc.child.pid!]);
-  const result = await sendLoad(b.proc.url, b.keys, { seconds: SECONDS, recipient });
+  const result = await sendLoad(b.proc.url, b.keys, { seconds, recipient });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${b.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const nodeMs = treeCpuMs([b.proc.child.pid!]) - nodeBefore;
   let pgMs = 0;
@@ -110,7 +113,7 @@ async function pipeline(): Promise<void> {
     for (let r = 0; r < ROUNDS; r += 1) {
       const order = r % 2 === 0 ? ['base', 'this'] : ['this', 'base'];
       const out: Record<string, RoundResult> = {};
-      for (const name of order) out[name] = await runRound(receiver, systems[name]!, opts(`${r}-${name}`));
+      for (const name of order) out[name] = await primedRound(receiver, systems[name]!, { ...opts(`${r}-${name}`), prime: PRIME });
       const ratio = {
         accept: round2(out.this!.accept_per_s / out.base!.accept_per_s), e2e: round2(out.this!.e2e_per_s / out.base!.e2e_per_s),
         cpu: round2(out.this!.cpu_ms_per_msg / out.base!.cpu_ms_per_msg),
@@ -118,7 +121,11 @@ async function pipeline(): Promise<void> {
       ratios.accept.push(ratio.accept); ratios.e2e.push(ratio.e2e); ratios.cpu.push(ratio.cpu);
       print({ bench: 'ab-pipeline-round', keys: KEYS, round: r, first: order[0], base: out.base, this: out.this, ratio });
     }
-    print({ bench: 'ab-pipeline-median', keys: KEYS, rounds: ROUNDS, messages: MESSAGES, accept_ratio: median(ratios.accept), e2e_ratio: median(ratios.e2e), cpu_ratio: median(ratios.cpu) });
+    print({
+      bench: 'ab-pipeline-median', keys: KEYS, rounds: ROUNDS, messages: MESSAGES, prime: PRIME,
+      accept_ratio: median(ratios.accept), e2e_ratio: median(ratios.e2e), cpu_ratio: median(ratios.cpu),
+      accept_geomean: geomean(ratios.accept), e2e_geomean: geomean(ratios.e2e), cpu_geomean: geomean(ratios.cpu),
+    });
   } finally {
     for (const stop of stops) await Promise.resolve().then(stop).catch(() => {});
   }
@@ -134,7 +141,10 @@ async function sendRounds(): Promise<void> {
     for (let r = 0; r < ROUNDS; r += 1) {
       const order = r % 2 === 0 ? [baseBuild, thisBuild] : [thisBuild, baseBuild];
       const out: Record<string, Awaited<ReturnType<typeof round>>> = {};
-      for (const b of order) out[b.name] = await round(b);
+      for (const b of order) {
+        if (PRIME > 0) await round(b, Math.min(2, SECONDS)); // unreported: each round starts as the build's own second
+        out[b.name] = await round(b);
+      }
       const ratio = {
         rate: round2(out.this!.requests_per_s / out.base!.requests_per_s),
         node_cpu: round2(out.this!.node_us_per_req / out.base!.node_us_per_req),
@@ -143,7 +153,11 @@ async function sendRounds(): Promise<void> {
       ratios.rate.push(ratio.rate); ratios.node_cpu.push(ratio.node_cpu); ratios.pg_cpu.push(ratio.pg_cpu);
       print({ bench: 'ab-send-round', keys: KEYS, round: r, first: order[0]!.name, base: out.base, this: out.this, ratio });
     }
-    print({ bench: 'ab-send-median', keys: KEYS, rounds: ROUNDS, seconds: SECONDS, rate_ratio: median(ratios.rate), node_cpu_ratio: median(ratios.node_cpu), pg_cpu_ratio: median(ratios.pg_cpu) });
+    print({
+      bench: 'ab-send-median', keys: KEYS, rounds: ROUNDS, seconds: SECONDS, prime: PRIME,
+      rate_ratio: median(ratios.rate), node_cpu_ratio: median(ratios.node_cpu), pg_cpu_ratio: median(ratios.pg_cpu),
+      rate_geomean: geomean(ratios.rate), node_cpu_geomean: geomean(ratios.node_cpu), pg_cpu_geomean: geomean(ratios.pg_cpu),
+    });
   } finally {
     for (const b of builds) await b.proc.stop();
   }

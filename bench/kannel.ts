@@ -16,6 +16,8 @@
 // Usage: createdb -h 127.0.0.1 -U postgres bench_kannel;
 //   flock /tmp/tasman-bench.lock env DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_kannel npx tsx bench/kannel.ts
 // Knobs: BENCH_ROUNDS (11), BENCH_MESSAGES (20000), BENCH_CONNECTIONS (50), BENCH_KEYS ("100,1"),
+// BENCH_PRIME (1000): an unreported round of that many messages on Tasman (and the floor) right before each of its
+// measured rounds (e2e.ts primedRound; a fresh Kannel has its own warm-up), 0 for none;
 // BENCH_FLOOR (0): 1 adds a third system, the stack's floor (bench/floor-server.ts: a durable /send with a delivery
 // callback and none of Tasman's work), with its ratios to Kannel and Tasman's to it in each round's line; smpp adds
 // the SMPP submit and receipt with one status write per message to that floor;
@@ -30,11 +32,11 @@
 import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { kannelSystem, startKannel, type Kannel } from './kannel-setup.ts';
-import { runRound, startCallbackReceiver, tasmanSystem, type CallbackReceiver, type RoundResult, type System } from './e2e.ts';
+import { primedRound, runRound, startCallbackReceiver, tasmanSystem, type CallbackReceiver, type RoundResult, type System } from './e2e.ts';
 import { startFloor } from './floor.ts';
 import { machineLoad } from './machine-load.ts';
 import { cpuByPid, tree, treeCpuMs } from './proc-stats.ts';
-import { median, round2 } from './stats.ts';
+import { geomean, median, round2 } from './stats.ts';
 import { benchSetup, type BenchProcess, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
@@ -42,6 +44,7 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const KEY_COUNTS = (process.env.BENCH_KEYS ?? '100,1').split(',').map(Number);
 const FLOOR = process.env.BENCH_FLOOR === '1' || process.env.BENCH_FLOOR === 'smpp';
+const PRIME = Number(process.env.BENCH_PRIME ?? 1000);
 const TEXT = 'Your order has shipped';
 const { databaseUrl, dataDir, print } = benchSetup('kannel');
 if (!databaseUrl) throw new Error('bench/kannel.ts compares Tasman on PostgreSQL: set DATABASE_URL to an empty database');
@@ -146,7 +149,8 @@ try {
         // rate follows it more than Tasman's (docs/performance.md, "Issue 16 (session 6)").
         const backendPids = await systems[0]!.backends();
         const load = machineLoad(() => treeCpuMs([process.pid]) + [...cpuByPid(backendPids).values()].reduce((a, b) => a + b, 0));
-        out[s.name] = await runRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag, harnessPids });
+        // Each round starts as the system's own second (e2e.ts primedRound); a fresh Kannel had its warm-up already.
+        out[s.name] = await primedRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag, harnessPids, prime: s.name === 'kannel' && FRESH ? 0 : PRIME });
         machine[s.name] = load();
       }
       const t = out.tasman!;
@@ -170,6 +174,7 @@ try {
       bench: 'kannel-median', keys, rounds: ROUNDS, fresh_kannel: FRESH, messages: MESSAGES, connections: CONNECTIONS,
       accept_ratio: median(ratios.accept!), e2e_ratio: median(ratios.e2e!), p99_ratio: median(ratios.p99!),
       cpu_ratio: median(ratios.cpu!), rss_ratio: median(ratios.rss!),
+      accept_geomean: geomean(ratios.accept!), e2e_geomean: geomean(ratios.e2e!), prime: PRIME,
       tasman_p99_ms_median: median(tasmanRuns.map((r) => r.p99_ms)),
       ...(FLOOR ? {
         floor_accept_ratio: median(ratios.floor_accept!), floor_e2e_ratio: median(ratios.floor_e2e!), floor_cpu_ratio: median(ratios.floor_cpu!),
