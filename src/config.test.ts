@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ENV, loadConfig } from './config.ts';
+import { ConfigError, defaultApiProcesses, ENV, loadConfig } from './config.ts';
 
 type Documented = { default?: unknown; docDefault?: string; description?: string };
 
@@ -29,6 +29,14 @@ describe('configuration', () => {
       const expected = schema.docDefault ?? (schema.default === undefined ? 'unset' : String(schema.default));
       expect(documented.get(name), name).toBe(expected);
     }
+  });
+
+  it('TASMAN_WORKERS defaults to a process per core, less one for the workers process beside them, at least one', () => {
+    expect(defaultApiProcesses(2, true)).toBe(1);
+    expect(defaultApiProcesses(8, true)).toBe(7);
+    expect(defaultApiProcesses(1, true)).toBe(1);
+    expect(defaultApiProcesses(2, false)).toBe(2);
+    expect(defaultApiProcesses(1, false)).toBe(1);
   });
 
   it('every SMPP option is reachable from the environment', () => {

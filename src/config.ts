@@ -31,7 +31,7 @@ export const ENV = Type.Object({
   TASMAN_ADMIN_TOKEN: optional('operator API token; with `DATABASE_URL` and no token the operator API is disabled', 'generated when embedded'),
   METRICS_TOKEN: optional('a bearer token that may read `GET /metrics` besides the operator token'),
   TASMAN_ROLES: text('api,workers', 'what this process runs'),
-  TASMAN_WORKERS: optional('API processes `tasman start` runs on one port, beside one process for the workers role; 0 runs every role in one process', 'the number of CPU cores'),
+  TASMAN_WORKERS: optional('API processes `tasman start` runs on one port, beside one process for the workers role; 0 runs every role in one process', 'the number of CPU cores, less one for the workers process when it runs'),
   TASMAN_CARRIERS: optional('a JSON file of carriers (several SMSCs, binds, TPS) and routes; replaces the `SMPP_*` variables (see "Several carriers")'),
   SMPP_HOST: optional('the carrier\'s SMSC; unset (and no `TASMAN_CARRIERS`) starts the built-in simulator'),
   SMPP_PORT: int(2775, 1, 65535, 'the SMSC\'s port'),
@@ -171,10 +171,21 @@ function loadCarriers(env: Env, e: EnvVars): { file: string | null; config: Carr
   return { file: null, config: { carriers: [carrier], routes: [{ carriers: [DEFAULT_CARRIER] }] } };
 }
 
+/**
+ * TASMAN_WORKERS unset: one API process per core, less the core the workers process needs when it runs beside
+ * them (at least one). On this project's two cores, with PostgreSQL on the same host, one API process beside the
+ * workers measured 1.1–1.4× two of them end to end at three quarters of the CPU per message: each API process
+ * group-commits alone, so two halve the batches, and the processes outnumbered the cores (docs/performance.md,
+ * session 9).
+ */
+export function defaultApiProcesses(cores: number, workersBeside: boolean): number {
+  return Math.max(1, cores - (workersBeside ? 1 : 0));
+}
+
 /** TASMAN_WORKERS: how many API processes `tasman start` forks; 0 keeps every role in one process. */
-function apiProcesses(raw: string | undefined): number {
+function apiProcesses(raw: string | undefined, workersBeside: boolean): number {
   const value = raw?.trim() ?? '';
-  if (value === '') return availableParallelism();
+  if (value === '') return defaultApiProcesses(availableParallelism(), workersBeside);
   if (!/^\d+$/.test(value) || Number(value) > 256) throw new ConfigError(`TASMAN_WORKERS must be a whole number from 0 to 256, got "${value}"`);
   return Number(value);
 }
@@ -256,7 +267,7 @@ export function loadConfig(env: Env = process.env) {
     /** What `tasman start` runs in this process. */
     roles: { api: roles.includes('api'), workers: roles.includes('workers') },
     /** API processes `tasman start` runs on one port (TASMAN_WORKERS); 0: every role in this one process. */
-    apiProcesses: apiProcesses(e.TASMAN_WORKERS),
+    apiProcesses: apiProcesses(e.TASMAN_WORKERS, roles.includes('workers')),
     /** MCP guard rail: the most credits one tool call may spend or move. */
     mcp: { maxCreditsPerCall: e.MCP_MAX_CREDITS_PER_CALL },
     /** Development conveniences (generated admin token, simulator routes) are on with the embedded database. */
