@@ -107,6 +107,9 @@ try {
   cleanup.unshift(() => kannel.current.stop());
   const tasman = await started(startTasmanProcess({
     DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TASMAN_ADMIN_TOKEN: 'bench-admin', TASMAN_SIMULATOR: 'false',
+    // Tasman's own default process count (config.ts defaultApiProcesses) unless TASMAN_WORKERS says otherwise; the
+    // test helper under startTasmanProcess would otherwise run one process.
+    TASMAN_WORKERS: process.env.TASMAN_WORKERS ?? '',
     SMPP_HOST: '127.0.0.1', SMPP_PORT: String(sim.port), SMPP_WINDOW: '100', LOG_LEVEL: 'info',
     RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000', WEBHOOK_ALLOW_PRIVATE: 'true',
   }), (it) => it.stop());
