@@ -13,7 +13,7 @@ import { openDatabase } from '../platform/db/client.ts';
 import { loadOrCreateAdminToken } from '../platform/admin-token.ts';
 import { loadOrCreateKey } from '../platform/crypto/secret-box.ts';
 import { createRpc, isClusterMessage, type Rpc } from '../platform/cluster/rpc.ts';
-import { afterCrash } from '../platform/cluster/restart-policy.ts';
+import { afterCrash, restartTimers } from '../platform/cluster/restart-policy.ts';
 import type { CarrierState } from '../platform/cluster/peer.ts';
 import { banner, settleHeap, STOP_SIGNALS, type Serving } from './start.ts';
 
@@ -32,14 +32,19 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
   let carriers: CarrierState[] | null = null;
   let unservedCountries: string[] = [];
   let crashes: number[] = [];
+  const restarts = restartTimers();
   let stopping = false;
   let starting = true;
   let giveUp: () => void = () => {};
   const failed = new Promise<void>((resolve) => { giveUp = resolve; });
 
   const readyChildren = (role?: Role) => [...children].filter((c) => c.ready && (!role || c.role === role));
+  // A child whose channel has closed is still in `children` until its exit event: sending to it threw
+  // ERR_IPC_CHANNEL_CLOSED out of the workers process's exit handler and took the primary down.
   const broadcastCarriers = () => {
-    for (const child of readyChildren('api')) child.worker.send({ tasman: 'carriers', carriers, unservedCountries });
+    for (const child of readyChildren('api')) {
+      if (child.worker.isConnected()) child.worker.send({ tasman: 'carriers', carriers, unservedCountries });
+    }
   };
 
   // Requests a child makes of the others, answered here.
@@ -68,13 +73,15 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
     const worker = cluster.fork({ ...options.env, ...(role === 'workers' ? options.workersEnv : {}), TASMAN_ROLES: role });
     const child: Child = { role, worker, ready: false, rpc: createRpc((m) => { if (worker.isConnected()) worker.send(m); }, handlers) };
     children.add(child);
+    // An IPC failure is the child's end (its exit follows and is handled there), never the primary's.
+    worker.on('error', (err) => logger.warn({ role, err: err.message }, 'a child process channel failed'));
     return new Promise<Child>((resolve, reject) => {
       worker.on('message', (message: unknown) => {
         if (!isClusterMessage(message) || child.rpc.receive(message)) return;
         if (message.tasman === 'ready') {
           child.ready = true;
           child.serving = { url: message.url, dashboard: message.dashboard };
-          if (role === 'api') worker.send({ tasman: 'carriers', carriers, unservedCountries });
+          if (role === 'api' && worker.isConnected()) worker.send({ tasman: 'carriers', carriers, unservedCountries });
           resolve(child);
         } else if (message.tasman === 'carriers' && role === 'workers') {
           carriers = message.carriers;
@@ -103,9 +110,9 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
     }
     const which = role === 'api' ? 'an API' : 'the workers';
     logger.error({ role, code, signal, restart_in_ms: verdict.delayMs }, wasReady ? `${which} process exited: starting another` : `${which} process failed to start again: trying once more`);
-    setTimeout(() => {
+    restarts.after(verdict.delayMs, () => {
       if (!stopping) fork(role).catch(() => { /* its exit handler counts it */ });
-    }, verdict.delayMs).unref();
+    });
   }
 
   return {
@@ -122,6 +129,7 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
     /** SIGTERM to every child (each drains and closes), SIGKILL to any still running after 20 s. */
     async stop(): Promise<void> {
       stopping = true;
+      restarts.clear();
       const live = [...children].map((c) => c.worker).filter((w) => w.process.exitCode === null && w.process.signalCode === null);
       const exits = live.map((w) => once(w, 'exit').catch(() => {}));
       for (const w of live) w.process.kill('SIGTERM');

@@ -58,7 +58,7 @@ describe('tasman start with TASMAN_WORKERS=2', () => {
   }
   const metric = (text: string, name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? NaN);
 
-  it('serves one port from two API processes, delivers through the workers process, restarts a crashed child and stops everything', { timeout: 300_000 }, async () => {
+  it('serves one port from two API processes, delivers through the workers process, restarts crashed children and stops everything', { timeout: 300_000 }, async () => {
     proc = await startProcess({ DATA_DIR: dataDir, TASMAN_WORKERS: '2' }, { startTimeoutMs: 180_000 });
     const url = proc.url;
     const primary = proc.child.pid!;
@@ -109,6 +109,23 @@ describe('tasman start with TASMAN_WORKERS=2', () => {
     await until(() => proc!.logs.some((l) => l.includes('an API process exited')), Boolean);
     expect((await http('GET', `${url}/health`)).status).toBe(200);
     await until(() => children(primary).filter((c) => c.role === 'api').length, (n) => n === 2);
+
+    // Every child at once (an OOM kill of the group, a signal to the children alone): the primary, with no child
+    // left to keep it running, waits out the pause and starts each again (it used to exit quietly, database and all).
+    const before = children(primary);
+    const logged = proc.logs.length;
+    for (const c of before) process.kill(c.pid, 'SIGINT');
+    await until(() => children(primary).filter((c) => !before.some((b) => b.pid === c.pid)).map((c) => c.role), (roles) => roles.length === 3);
+    expect(alive(primary)).toBe(true);
+    expect(children(primary).map((c) => c.role)).toEqual(['api', 'api', 'workers']);
+    // With no API process left the primary closed the listening socket, and PORT=0 (this test's) gives the new
+    // ones a new port: the one they say they listen on. A connection handed to a child as it died is never
+    // answered, so each try is bounded and retried.
+    const listening = () => proc!.logs.slice(logged).map((l) => /Server listening at (http:\/\/[^"]+)/.exec(l)?.[1]).filter(Boolean).pop();
+    const again = (await until(listening, Boolean))!;
+    const ready = () => request(`${again}/ready`, { reset: true, headersTimeout: 2_000, bodyTimeout: 2_000 })
+      .then(async (res) => { await res.body.dump(); return res.statusCode; }, () => 0);
+    await until(ready, (status) => status === 200);
 
     // SIGTERM stops every child, then the database server, and exits 0.
     const all = children(primary);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterCrash, CRASH_POLICY } from './restart-policy.ts';
+import { afterCrash, CRASH_POLICY, restartTimers } from './restart-policy.ts';
 
 describe('afterCrash', () => {
   it('restarts a first crash after a short pause', () => {
@@ -28,5 +28,28 @@ describe('afterCrash', () => {
     const crashes = [1_000, 2_000, 3_000, 4_000, 5_000];
     const verdict = afterCrash(crashes, 1_000 + CRASH_POLICY.windowMs);
     expect(verdict).toEqual({ restart: true, delayMs: 4_000, crashes: [2_000, 3_000, 4_000, 5_000, 61_000] });
+  });
+});
+
+describe('restartTimers', () => {
+  it('keeps the process alive while a restart waits (the only handle left when every child has exited)', () => {
+    const restarts = restartTimers();
+    const timer = restarts.after(60_000, () => {});
+    expect(timer.hasRef()).toBe(true);
+    expect(restarts.pending).toBe(1);
+    restarts.clear();
+    expect(restarts.pending).toBe(0);
+  });
+
+  it('runs each restart once after its pause and forgets it; clear cancels the rest', async () => {
+    const restarts = restartTimers();
+    const ran: string[] = [];
+    restarts.after(5, () => ran.push('soon'));
+    restarts.after(60_000, () => ran.push('late'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ran).toEqual(['soon']);
+    expect(restarts.pending).toBe(1);
+    restarts.clear();
+    expect(restarts.pending).toBe(0);
   });
 });

@@ -15,3 +15,24 @@ export function afterCrash(crashes: readonly number[], now: number, policy: Cras
   if (recent.length > policy.limit) return { restart: false, crashes: recent };
   return { restart: true, delayMs: Math.min(250 * 2 ** (recent.length - 1), 5_000), crashes: recent };
 }
+
+/**
+ * The restarts waiting out their pause. Each timer keeps the primary's event loop alive: when every child exits at
+ * once (an OOM kill, a signal sent to the children alone) nothing else does, and with unref'd timers the primary
+ * exited quietly, database and all. `clear` cancels them when the service stops.
+ */
+export function restartTimers() {
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    after(ms: number, run: () => void): NodeJS.Timeout {
+      const timer = setTimeout(() => { timers.delete(timer); run(); }, ms);
+      timers.add(timer);
+      return timer;
+    },
+    clear(): void {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+    get pending(): number { return timers.size; },
+  };
+}
