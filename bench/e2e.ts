@@ -25,7 +25,13 @@ export interface System {
   backends: () => Promise<number[]>;
   /** One request; resolves once it is answered, with the id its delivery callback will carry. */
   send(key: number, tag: string): Promise<string>;
+  /** Run before each of its rounds, ahead of any priming round: the VACUUM autovacuum would have done, say. */
+  beforeRound?: () => Promise<unknown>;
 }
+
+/** The PostgreSQL backends of `db`'s database but `db`'s own: a system's database work (System.backends). */
+export const backendsOf = (db: pg.Client) => async (): Promise<number[]> =>
+  (await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => r.pid);
 
 /**
  * The delivery callbacks of every system: Tasman's webhook body (`message.id`) on any path, or `?i=<tag>` on
@@ -151,7 +157,7 @@ export async function tasmanSystem(opts: {
   const pool = new Pool(opts.proc.url, { connections: opts.connections });
   const system: System = {
     name: opts.name, roots: () => [opts.proc.child.pid!],
-    backends: async () => (await opts.db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => r.pid),
+    backends: backendsOf(opts.db),
     async send(key) {
       const res = await pool.request({
         method: 'POST', path: '/send', body: JSON.stringify({ to: opts.recipient(), message: opts.text }),

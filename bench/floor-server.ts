@@ -1,7 +1,7 @@
 // The floor of Tasman's stack: the least work any Node.js + Fastify + PostgreSQL service can do for one durable
 // /send with a delivery callback, none of Tasman's own. FLOOR_PROCESSES (2) cluster children on one port each
-// answer POST /send by parsing the JSON body and group-committing it: requests that arrive while an INSERT is in
-// flight go together in the next one (one multi-row INSERT of id, account, recipient and body into a table with a
+// answer POST /send by parsing the JSON body and group-committing it with Tasman's own batcher (createBatcher, two
+// statements in flight): requests that arrive while an INSERT is in flight go together in the next one (one multi-row INSERT of id, account, recipient and body into a table with a
 // primary key alone, autocommitted), and each is answered with its id after that commit. Right after the commit
 // the child POSTs `{"message":{"id":…}}` to FLOOR_CALLBACK_URL for each message, as a delivery webhook would.
 // What it leaves out, and Tasman must do: authentication, validation, phone numbers, balances, ledger, sender and
@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { createBatcher } from '../src/platform/jobs/batcher.ts';
 import { createSmppClient } from '../src/carrier/smpp/client.ts';
 import { normaliseMessageId, parseReceipt } from '../src/carrier/smpp/receipt.ts';
 import type { ShortMessagePdu } from '../src/carrier/smpp/pdu-types.ts';
@@ -37,36 +38,33 @@ if (cluster.isPrimary) {
 } else {
   const db = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
   const callbacks = new Pool(process.env.FLOOR_CALLBACK_URL!, { connections: 64 });
-  type Waiting = { id: string; account: string; to: string; body: string; done: (err?: Error) => void };
+  type Waiting = { id: string; account: string; to: string; body: string };
   const callback = (id: string) => {
     void callbacks.request({ method: 'POST', path: '/floor', body: `{"message":{"id":"${id}"}}`, headers: { 'content-type': 'application/json' } })
       .then((res) => res.body.dump(), () => {});
   };
   const smpp = process.env.FLOOR_SMPP ? receiptPath(process.env.FLOOR_SMPP) : null;
   const accepted = smpp ? smpp.submit : (w: Waiting) => callback(w.id);
-  let queue: Waiting[] = [];
-  let inFlight = 0;
-  const flush = () => {
-    if (inFlight >= 2 || queue.length === 0) return;
-    const batch = queue;
-    queue = [];
-    inFlight += 1;
-    db.query('insert into floor_messages (id, account, recipient, body) select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[])',
-      [batch.map((w) => w.id), batch.map((w) => w.account), batch.map((w) => w.to), batch.map((w) => w.body)])
-      .then(() => {
-        for (const w of batch) { w.done(); accepted(w); }
-      }, (err: Error) => { for (const w of batch) w.done(err); })
-      .finally(() => { inFlight -= 1; flush(); });
-  };
+  const inserts = createBatcher<Waiting, null>({
+    maxSize: 1000, maxConcurrent: 2,
+    run: async (batch) => {
+      await db.query('insert into floor_messages (id, account, recipient, body) select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[])',
+        [batch.map((w) => w.id), batch.map((w) => w.account), batch.map((w) => w.to), batch.map((w) => w.body)]);
+      return batch.map(() => null);
+    },
+  });
   const app = Fastify({ logger: false });
-  app.post('/send', (request, reply) => {
+  app.post('/send', async (request, reply) => {
     const body = request.body as { to: string; message: string };
-    const id = randomUUID();
-    queue.push({
-      id, account: request.headers.authorization ?? '', to: body.to, body: body.message,
-      done: (err) => { if (err) void reply.code(500).send({ error: err.message }); else void reply.send({ message_id: id }); },
-    });
-    flush();
+    const w = { id: randomUUID(), account: request.headers.authorization ?? '', to: body.to, body: body.message };
+    try {
+      await inserts.submit(w);
+    } catch (err) {
+      return reply.code(500).send({ error: (err as Error).message });
+    }
+    void reply.send({ message_id: w.id });
+    accepted(w);
+    return reply;
   });
   if (smpp) await smpp.client.start(10_000);
   await app.listen({ port: Number(process.env.FLOOR_PORT ?? 0), host: '127.0.0.1' });
@@ -79,23 +77,24 @@ if (cluster.isPrimary) {
     const [host, port] = hostPort.split(':');
     const idBySmsc = new Map<string, string>();
     const early = new Map<string, () => void>();
-    let receipts: Array<{ id: string; settle: () => void }> = [];
-    let writing = false;
-    const write = () => {
-      if (writing || receipts.length === 0) return;
-      writing = true;
-      const batch = receipts;
-      receipts = [];
-      db.query("update floor_messages set status = 'delivered' where id = any($1::uuid[])", [batch.map((r) => r.id)])
-        .then(() => { for (const r of batch) { r.settle(); callback(r.id); } })
-        .finally(() => { writing = false; write(); });
-    };
+    const receipts = createBatcher<string, null>({
+      maxSize: 1000, maxConcurrent: 1,
+      run: async (ids) => {
+        await db.query("update floor_messages set status = 'delivered' where id = any($1::uuid[])", [ids]);
+        return ids.map(() => null);
+      },
+    });
     const client = createSmppClient({
       host: host!, port: Number(port), systemId: 'floor', password: 'floor', window: 100, tps: 0,
       onDeliver: (pdu: ShortMessagePdu) => new Promise<void>((settle) => {
         const smscId = parseReceipt(pdu)?.smscMessageId;
         if (!smscId) { settle(); return; }
-        const take = () => { const id = idBySmsc.get(smscId)!; idBySmsc.delete(smscId); receipts.push({ id, settle }); write(); };
+        const take = () => {
+          const id = idBySmsc.get(smscId)!;
+          idBySmsc.delete(smscId);
+          // A failed write leaves the receipt unacknowledged (the SMSC would send it again), as Tasman does.
+          receipts.submit(id).then(() => { settle(); callback(id); }, () => {});
+        };
         if (idBySmsc.has(smscId)) take(); else early.set(smscId, take);
       }),
     });

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
-import type { CallbackReceiver, System } from './e2e.ts';
+import { backendsOf, type CallbackReceiver, type System } from './e2e.ts';
 
 export async function startFloor(databaseUrl: string, receiver: CallbackReceiver, opts: { connections: number; recipient: () => string; text: string; smscPort?: number }) {
   const url = new URL(databaseUrl);
@@ -35,7 +35,9 @@ export async function startFloor(databaseUrl: string, receiver: CallbackReceiver
   const pool = new Pool(serverUrl, { connections: opts.connections });
   const system: System = {
     name: 'floor', roots: () => [child.pid!],
-    backends: async () => (await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => r.pid),
+    backends: backendsOf(db),
+    // Between rounds, as Tasman's database is: the table only grows.
+    beforeRound: () => db.query('vacuum (analyze) floor_messages'),
     async send(key) {
       const res = await pool.request({
         method: 'POST', path: '/send', body: JSON.stringify({ to: opts.recipient(), message: opts.text }),
@@ -48,8 +50,6 @@ export async function startFloor(databaseUrl: string, receiver: CallbackReceiver
   };
   return {
     system,
-    /** Between rounds, as Tasman's database is: the table only grows. */
-    vacuum: () => db.query('vacuum (analyze) floor_messages'),
     close: async () => { await pool.close(); await db.end(); child.kill('SIGTERM'); },
   };
 }

@@ -90,15 +90,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 async function setUp(kannel: { current: Kannel }, tasman: BenchProcess, db: pg.Client, callbacks: CallbackReceiver, smscPort: number): Promise<System[]> {
   const t = await tasmanSystem({ name: 'tasman', proc: tasman, db, receiver: callbacks, keyCount: Math.max(...KEY_COUNTS), connections: CONNECTIONS, recipient, text: TEXT });
   cleanup.unshift(() => t.close());
+  // This machine's PostgreSQL runs with autovacuum off (its CI configuration): vacuum Tasman's database before
+  // each of its rounds as autovacuum would on a production server, or each round's claims walk the dead queue
+  // index entries of every round before it (docs/decisions.md, "Issue 16 (session 5): PostgreSQL per message").
+  t.system.beforeRound = () => db.query('vacuum (analyze)');
   const k = kannelSystem(() => kannel.current, () => callbacks, { connections: CONNECTIONS, recipient, text: TEXT });
   cleanup.unshift(() => k.close());
   if (!FLOOR) return [t.system, k.system];
   const f = await startFloor(databaseUrl!, callbacks, { connections: CONNECTIONS, recipient, text: TEXT, ...(process.env.BENCH_FLOOR === 'smpp' ? { smscPort } : {}) });
   cleanup.unshift(() => f.close());
-  floorVacuum = f.vacuum;
   return [t.system, k.system, f.system];
 }
-let floorVacuum = async (): Promise<unknown> => undefined;
 
 try {
   const sim = await started(startSimulatorProcess(), (it) => it.child.kill('SIGTERM'));
@@ -143,14 +145,11 @@ try {
       for (const s of order) {
         const tag = `${keys}-${round}-${s.name}`;
         if (s.name === 'kannel') await freshKannel(tag);
-        else if (s.name === 'floor') await floorVacuum();
-        // This machine's PostgreSQL runs with autovacuum off (its CI configuration): vacuum Tasman's database
-        // between rounds as autovacuum would on a production server, or each round's claims walk the dead queue
-        // index entries of every round before it (docs/decisions.md, "Issue 16 (session 5): PostgreSQL per message").
-        else await db.query('vacuum (analyze)');
+        await s.beforeRound?.();
         // The rest of the machine's load during the round (others' tests are not under the bench lock): Kannel's
-        // rate follows it more than Tasman's (docs/performance.md, "Issue 16 (session 6)").
-        const backendPids = await systems[0]!.backends();
+        // rate follows it more than Tasman's (docs/performance.md, "Issue 16 (session 6)"). Every system's
+        // database backends are the bench's own, not the rest of the machine.
+        const backendPids = (await Promise.all(systems.map((x) => x.backends()))).flat();
         const load = machineLoad(() => treeCpuMs([process.pid]) + [...cpuByPid(backendPids).values()].reduce((a, b) => a + b, 0));
         // Each round starts as the system's own second (e2e.ts primedRound); a fresh Kannel had its warm-up already.
         out[s.name] = await primedRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag, harnessPids, prime: s.name === 'kannel' && FRESH ? 0 : PRIME });

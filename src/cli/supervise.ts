@@ -21,6 +21,13 @@ type Role = 'api' | 'workers';
 
 interface Child { role: Role; worker: Worker; rpc: Rpc; ready: boolean; serving?: Serving }
 
+/**
+ * Every message the primary sends a child goes through here. A child whose channel has closed is still in
+ * `children` until its exit event is handled; sending to it threw ERR_IPC_CHANNEL_CLOSED (out of the workers
+ * process's exit handler, taking the primary down), so the message is dropped: the exit that follows handles it.
+ */
+const sendTo = (worker: Worker, message: Parameters<Worker['send']>[0]) => { if (worker.isConnected()) worker.send(message); };
+
 /** A child exited before it served: it has printed why (one line), so the primary only stops the rest. */
 class ChildFailedToStart extends Error {}
 
@@ -39,12 +46,8 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
   const failed = new Promise<void>((resolve) => { giveUp = resolve; });
 
   const readyChildren = (role?: Role) => [...children].filter((c) => c.ready && (!role || c.role === role));
-  // A child whose channel has closed is still in `children` until its exit event: sending to it threw
-  // ERR_IPC_CHANNEL_CLOSED out of the workers process's exit handler and took the primary down.
   const broadcastCarriers = () => {
-    for (const child of readyChildren('api')) {
-      if (child.worker.isConnected()) child.worker.send({ tasman: 'carriers', carriers, unservedCountries });
-    }
+    for (const child of readyChildren('api')) sendTo(child.worker, { tasman: 'carriers', carriers, unservedCountries });
   };
 
   // Requests a child makes of the others, answered here.
@@ -71,7 +74,7 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
   /** Forks one child; resolves when it serves, rejects if it exits first. */
   function fork(role: Role): Promise<Child> {
     const worker = cluster.fork({ ...options.env, ...(role === 'workers' ? options.workersEnv : {}), TASMAN_ROLES: role });
-    const child: Child = { role, worker, ready: false, rpc: createRpc((m) => { if (worker.isConnected()) worker.send(m); }, handlers) };
+    const child: Child = { role, worker, ready: false, rpc: createRpc((m) => sendTo(worker, m), handlers) };
     children.add(child);
     // An IPC failure is the child's end (its exit follows and is handled there), never the primary's.
     worker.on('error', (err) => logger.warn({ role, err: err.message }, 'a child process channel failed'));
@@ -81,7 +84,7 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
         if (message.tasman === 'ready') {
           child.ready = true;
           child.serving = { url: message.url, dashboard: message.dashboard };
-          if (role === 'api' && worker.isConnected()) worker.send({ tasman: 'carriers', carriers, unservedCountries });
+          if (role === 'api') sendTo(worker, { tasman: 'carriers', carriers, unservedCountries });
           resolve(child);
         } else if (message.tasman === 'carriers' && role === 'workers') {
           carriers = message.carriers;
