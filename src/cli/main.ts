@@ -1,13 +1,19 @@
 import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../config.ts';
 import { StartupError } from '../platform/startup-error.ts';
 import { CliError } from './cli-error.ts';
 import { adminCommand } from './admin.ts';
 import { mcpCommand } from './mcp.ts';
 
+// The release is package.json's version (CHANGELOG.md has one entry per release); src/cli and dist/cli both sit two
+// folders below it.
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
 // Subcommands load their code (and read the environment) only in their action: `--help` starts nothing.
 const program = new Command('tasman')
   .description('Tasman: an SMS service for Australian and New Zealand mobiles, over SMPP 3.4')
+  .version(version, '-V, --version', 'print the release and exit')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { adminCommand } from '../../src/cli/admin.ts';
@@ -55,6 +56,14 @@ describe('tasman CLI without a server', () => {
         expect(res.stderr, p.join(' ')).toBe('');
       }));
     }
+  });
+
+  it('--version prints the release that package.json and the changelog name', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const res = await tasman(['--version']);
+    expect(res).toEqual({ code: 0, stdout: version, stderr: '' });
+    const changelog = readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8');
+    expect(changelog).toContain(`## [${version}]`);
   });
 
   it('usage errors are one line and a hint, never a stack trace', async () => {
