@@ -12,7 +12,7 @@
 // Usage: git worktree add --detach /tmp/tasman-base <commit> && ln -s "$PWD/node_modules" /tmp/tasman-base/;
 //   flock /tmp/tasman-bench.lock env BENCH_BASE=/tmp/tasman-base DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_ab npx tsx bench/ab.ts
 // (each build's database is DATABASE_URL's with `_base` or `_this` appended, dropped and created by this script,
-// so both start empty: a database left from an earlier run skewed one side's PostgreSQL figures, session 5).
+// so both start empty: a database left from an earlier run skewed one side's PostgreSQL figures).
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';

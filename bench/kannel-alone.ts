@@ -1,4 +1,4 @@
-// Kannel alone (no Tasman, no PostgreSQL) against the SMSC simulator, for issue 16's question whether Kannel's
+// Kannel alone (no Tasman, no PostgreSQL) against the SMSC simulator, to answer whether Kannel's
 // slowdown from round to round in bench/kannel.ts is its own or the harness's: rounds of BENCH_MESSAGES with
 // BENCH_KEYS users, the same configuration, load and receiver as bench/kannel.ts, with each peer restarted or not
 // before every round:

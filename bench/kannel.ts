@@ -22,8 +22,8 @@
 // callback and none of Tasman's work), with its ratios to Kannel and Tasman's to it in each round's line; smpp adds
 // the SMPP submit and receipt with one status write per message to that floor;
 // KANNEL_DIR (below), KANNEL_FRESH (1): Kannel is restarted on an empty spool (and warmed up again) before each of its rounds, because
-// one Kannel slows from round to round (2,252 → 1,699 → 1,087 accepts/s in three rounds, session 4; alone on the machine, 2,144 → 2,219 → 1,495
-// with bearerbox's CPU per message 0.27 → 0.49 → 0.91 ms, session 5), which made the
+// one Kannel slows from round to round (2,252 → 1,699 → 1,087 accepts/s in three rounds; alone on the machine, 2,144 → 2,219 → 1,495
+// with bearerbox's CPU per message 0.27 → 0.49 → 0.91 ms), which made the
 // medians flatter Tasman; 0 keeps one Kannel for the whole run. Tasman's rates stay level over a run, so it keeps
 // its one process (a restart would only add JIT warm-up).
 // Interrupted by SIGINT or SIGTERM it stops Tasman, Kannel and the simulator before exiting. Ctrl-C reaches it
@@ -92,7 +92,7 @@ async function setUp(kannel: { current: Kannel }, tasman: BenchProcess, db: pg.C
   cleanup.unshift(() => t.close());
   // This machine's PostgreSQL runs with autovacuum off (its CI configuration): vacuum Tasman's database before
   // each of its rounds as autovacuum would on a production server, or each round's claims walk the dead queue
-  // index entries of every round before it (docs/decisions.md, "Issue 16 (session 5): PostgreSQL per message").
+  // index entries of every round before it (docs/decisions.md, "the queue tables are vacuumed early").
   t.system.beforeRound = () => db.query('vacuum (analyze)');
   const k = kannelSystem(() => kannel.current, () => callbacks, { connections: CONNECTIONS, recipient, text: TEXT });
   cleanup.unshift(() => k.close());
@@ -130,7 +130,7 @@ try {
     rmSync(kannelDir, { recursive: true, force: true });
     kannel.current = await startKannel(kannelDir, sim.port, kannelUsers);
     // Short: a C process has no JIT to warm, and one Kannel slows with every message it has handled (bearerbox's
-    // CPU per message 0.27 → 0.49 → 0.91 ms over three rounds of 5,000 in one process, /work/ab's kannel-only run).
+    // CPU per message 0.27 → 0.49 → 0.91 ms over three rounds of 5,000 in one process, measured with Kannel alone).
     await warmUp(systems[1]!, `w-${tag}`, 500);
   };
   for (const keys of KEY_COUNTS) {
@@ -147,7 +147,7 @@ try {
         if (s.name === 'kannel') await freshKannel(tag);
         await s.beforeRound?.();
         // The rest of the machine's load during the round (others' tests are not under the bench lock): Kannel's
-        // rate follows it more than Tasman's (docs/performance.md, "Issue 16 (session 6)"). Every system's
+        // rate follows it more than Tasman's (docs/performance.md). Every system's
         // database backends are the bench's own, not the rest of the machine.
         const backendPids = (await Promise.all(systems.map((x) => x.backends()))).flat();
         const load = machineLoad(() => treeCpuMs([process.pid]) + [...cpuByPid(backendPids).values()].reduce((a, b) => a + b, 0));

@@ -1,5 +1,5 @@
 // How busy the rest of the machine was while a benchmark ran: this 2-core machine is shared, and the bench lock
-// keeps other benchmarks out but not other users' test suites and builds (issue 16, session 6: they took 0.6–1.4
+// keeps other benchmarks out but not other users' test suites and builds (they have taken 0.6–1.4
 // cores during Kannel's rounds). Read from /proc/stat (Linux), less the CPU of the processes the bench measures.
 import { readFileSync } from 'node:fs';
 

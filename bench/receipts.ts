@@ -1,4 +1,4 @@
-// How fast Tasman acknowledges receipts under load (issue 10 item 9: deliver_sm_resp p99 under 250 ms at the
+// How fast Tasman acknowledges receipts under load (the target: deliver_sm_resp p99 under 250 ms at the
 // pipeline's full rate). A real `tasman start` in a child process binds to a receipt-timing SMSC in this process
 // (test/support/receipt-smsc.ts, npm `smpp`: accepts every submit, sends a DELIVRD deliver_sm for each at once,
 // window 100 per session, and times each deliver_sm until its deliver_sm_resp). Two rounds per run:

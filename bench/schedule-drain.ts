@@ -2,7 +2,7 @@
 // SIM_DLR_DELAY_MS=0, SMPP_WINDOW=100). Each phase schedules BENCH_DUE (100,000) messages an hour ahead with
 // POST /send-batch on a fresh account, then makes all of them due in one instant, in one of two ways:
 //  - `scheduled`: one UPDATE of scheduled_at to now(); the scheduler releases them (1,000 per statement) and the
-//    dispatcher sends them: the path issue 12 item 3 asks about;
+//    dispatcher sends them: the path being measured;
 //  - `queued` (the baseline): one UPDATE straight to `queued` plus the dispatcher's NOTIFY, skipping the scheduler:
 //    the pipeline's normal rate for the same backlog in the same process.
 // Phases alternate (queued, scheduled, scheduled, queued, …) over BENCH_ROUNDS (2) pairs, so drift on a shared

@@ -60,7 +60,7 @@ export function banner(config: Config, serving: Serving, logger: Logger): void {
   }
 }
 
-/** The dashboard is served at /app/ wherever the API role runs (docs/decisions.md, issue 13). */
+/** The dashboard is served at /app/ wherever the API role runs (docs/decisions.md, "the dashboard"). */
 const serving = (running: Running): Serving => ({
   url: running.url, dashboard: running.url !== '' && running.app !== null && running.app.hasRoute({ method: 'GET', url: '/app' }),
 });

@@ -2,7 +2,7 @@
 // creates the generated secrets before any child can race for them, then forks N API processes sharing one port
 // (Node's cluster) and one workers process (dispatcher, carrier link, receipts, webhooks, periodic jobs). It
 // serves nothing itself: it relays between children (metrics, the carrier state, the simulator route) and
-// supervises them. Decisions: docs/decisions.md, "Issue 16 (session 3)".
+// supervises them. Decisions: docs/decisions.md, "several processes on one port".
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { createServer } from 'node:net';

@@ -16,7 +16,7 @@ async function seriesNames(): Promise<Set<string>> {
 }
 
 describe('metric names', () => {
-  it('has every metric issue 16 names, and the default process metrics', async () => {
+  it('has every metric operations relies on, and the default process metrics', async () => {
     const names = await seriesNames();
     for (const name of [
       'tasman_http_requests_total', 'tasman_http_request_duration_seconds_bucket', 'tasman_messages_accepted_total',

@@ -1,4 +1,4 @@
-// What the official client libraries expect beyond the interface document (issue 9 in the issue texts).
+// What the official client libraries expect beyond the interface document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../support/app.ts';

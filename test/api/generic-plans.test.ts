@@ -1,5 +1,5 @@
-// The workers' prepared batch writes keep finding their rows by index after `messages` has grown (issue 16,
-// session 7). PostgreSQL keeps a prepared statement's generic plan for the connection's life: planned while the
+// The workers' prepared batch writes keep finding their rows by index after `messages` has grown.
+// PostgreSQL keeps a prepared statement's generic plan for the connection's life: planned while the
 // table was small and never analysed, recordSent's was a hash join over a sequential scan of every message, kept
 // as the table grew (20.8 ms per batch of 75 under bench/kannel.ts). One connection, so the statements planned
 // while the table is small are the ones run after it has grown; the server counts the rows read by sequential

@@ -11,7 +11,7 @@ afterAll(async () => { await t.close(); });
 
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
-describe('text no field may hold (item 18)', () => {
+describe('text no field may hold', () => {
   it('refuses NUL and lone surrogates in bodies with 400 naming the field, and charges nothing', async () => {
     const a = await createAccount(t.app, { credits: 10 });
     for (const message of ['a\u0000b', 'a\ud800b', '\udfff']) {
@@ -40,7 +40,7 @@ describe('text no field may hold (item 18)', () => {
   });
 });
 
-describe('numbers beyond any range (item 19)', () => {
+describe('numbers beyond any range', () => {
   it('answers 400 for huge and infinite offsets and limits', async () => {
     const a = await createAccount(t.app);
     for (const url of ['/inbox?offset=99999999999999999999', '/inbox?offset=1e309', '/inbox?limit=1e309', '/numbers/available?offset=1e309',
@@ -54,7 +54,7 @@ describe('numbers beyond any range (item 19)', () => {
   });
 });
 
-describe('deep nesting (item 20)', () => {
+describe('deep nesting', () => {
   it('answers 400 for 150,000 levels with an Idempotency-Key, and for nesting inside merge data', async () => {
     const a = await createAccount(t.app, { credits: 10 });
     for (const payload of [deep(150_000), `{"to":"${mobile()}","message":"hi","note":${deep(150_000)}}`,
@@ -68,7 +68,7 @@ describe('deep nesting (item 20)', () => {
   });
 });
 
-describe('database errors reach the error mapper (item 21)', () => {
+describe('database errors reach the error mapper', () => {
   it('maps a unique violation thrown through Drizzle to 409 and an out-of-range value to 400', async () => {
     const caught = async (query: () => Promise<unknown>) => { try { await query(); } catch (err) { return err; } throw new Error('no error'); };
     const dup = await caught(() => t.services.db.execute(sql`select * from (values (1)) v(x) where x = 1/0`));
@@ -91,7 +91,7 @@ describe('database errors reach the error mapper (item 21)', () => {
   });
 });
 
-describe('names and keys (item 22)', () => {
+describe('names and keys', () => {
   it('refuses a business_name that is blank after trimming, on every route that takes one', async () => {
     const parent = await createAccount(t.app, { hierarchy: true });
     for (const business_name of ['   ', '\t\n', '']) {

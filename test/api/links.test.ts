@@ -1,4 +1,4 @@
-// Link tracking (issue 12, item 6): URLs become short links at send time, the short link redirects and counts the
+// Link tracking: URLs become short links at send time, the short link redirects and counts the
 // click, GET /message/{id} shows it, and an opted-in endpoint (a real HTTP receiver) gets message.click.
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

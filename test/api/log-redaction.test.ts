@@ -22,7 +22,7 @@ const secrets = {
   hash: 'a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90',
 };
 
-describe('error logs (item 24)', () => {
+describe('error logs', () => {
   it('a 500 from a failed query logs its SQLSTATE and frames, never the values bound to it', async () => {
     let failure: unknown;
     try {

@@ -163,7 +163,7 @@ describe('assign and recall', () => {
   });
 });
 
-describe('rental: numbers cost credits and are capped (issue 10 item 16)', () => {
+describe('rental: numbers cost credits and are capped', () => {
   type Held = { number: string; label: string | null; assigned_to: string; status: string; paid_until: string | null };
   const held = async (key: string) => (await call(t.app, key, 'GET', '/numbers')).body.numbers as Held[];
   const ledger = (accountId: string) => rows<{ kind: string; delta: number; balance_after: number }>(t.services.db, sql`

@@ -1,4 +1,4 @@
-// Queue claims (issue 10 item 13) against the real database. Webhook deliveries: a claim locks only the rows it
+// Queue claims against the real database. Webhook deliveries: a claim locks only the rows it
 // takes, keeps the per-endpoint cap, and two claims running at once take disjoint rows and both fill up. The
 // dispatcher's claim and the scheduler's release, on a table never analysed: each reads its partial index from the
 // oldest due row and stops after the rows it takes (counted by the server, never timed). A scratch database, as

@@ -1,4 +1,4 @@
-// Quiet hours on the send path (issue 12, item 2), on a fixed clock: a message that would arrive inside the
+// Quiet hours on the send path, on a fixed clock: a message that would arrive inside the
 // recipient's local quiet window answers 200, is `scheduled`, and has `scheduled_at` at the window's end. New
 // Zealand numbers keep Auckland's clock whatever the account's zone; Australian numbers keep the account's.
 // Expected instants are written as local times with their offsets (calendar arithmetic), never computed by timers.

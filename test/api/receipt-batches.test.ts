@@ -1,4 +1,4 @@
-// Receipts do not queue behind another transaction's lock (issue 10 item 9): a receipt is committed, and so can be
+// Receipts do not queue behind another transaction's lock: a receipt is committed, and so can be
 // acknowledged, while an earlier receipt is still waiting for its message's row lock. Receipts go one batch at a
 // time (group commit), and a batch never waits for a lock: it skips a row another transaction holds and that
 // receipt goes the one-receipt way, which waits on its own connection. Were the batch to wait, every receipt behind

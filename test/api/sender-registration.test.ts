@@ -1,4 +1,4 @@
-// Issue 10 item 14: a Sender ID is usable only by the accounts the operator registered it for. A self-declared
+// A Sender ID is usable only by the accounts the operator registered it for. A self-declared
 // ABN (a parent creating or editing a sub-account) never grants one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomInt, randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
-// GET/PUT /settings (the caller's own account) and the same fields through PATCH /account/{id} by a parent
-// (issue 12, item 2): quiet hours, the time zone of Australian recipients, the link-tracking default.
+// GET/PUT /settings (the caller's own account) and the same fields through PATCH /account/{id} by a parent:
+// quiet hours, the time zone of Australian recipients, the link-tracking default.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount } from '../support/factories.ts';

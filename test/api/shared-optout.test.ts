@@ -1,4 +1,4 @@
-// Issue 10 item 17: a STOP (or link opt-out) on a shared number protects the person from every account that
+// A STOP (or link opt-out) on a shared number protects the person from every account that
 // messaged them from it within 30 days, whoever the reply is routed to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';

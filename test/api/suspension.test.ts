@@ -1,4 +1,4 @@
-// Issue 10 item 15: suspension reaches the whole subtree, and a suspended account can read but not change anything.
+// Suspension reaches the whole subtree, and a suspended account can read but not change anything.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';

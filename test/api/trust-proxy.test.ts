@@ -1,4 +1,4 @@
-// Issue 10 item 27: TRUST_PROXY lets the opt-out page's per-client limit and the request logs see the client
+// TRUST_PROXY lets the opt-out page's per-client limit and the request logs see the client
 // behind a reverse proxy; off by default, when X-Forwarded-For is never believed.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';

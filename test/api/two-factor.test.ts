@@ -1,4 +1,4 @@
-// The optional TOTP second factor (issue 13): enrolment, the sign-in's second step, replay, lockout, recovery
+// The optional TOTP second factor: enrolment, the sign-in's second step, replay, lockout, recovery
 // codes, turning it off and an owner's reset. Codes come from otplib with the secret, at the app's fixed clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Issue 10 item 25: credentials inside a webhook URL are sealed like signing secrets and masked in GET /webhooks.
+// Credentials inside a webhook URL are sealed like signing secrets and masked in GET /webhooks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Failover between carriers whose SMSCs are processes of their own (issue 15): one is killed with SIGKILL while
+// Failover between carriers whose SMSCs are processes of their own: one is killed with SIGKILL while
 // 2,000 messages go out and restarted on its port; one refuses everything with ESME_RSYSERR for longer than its
 // failover_after_seconds and then recovers. And `tasman simulator` with SIM_CARRIERS=2 serves two carriers at once.
 import { afterEach, describe, expect, it } from 'vitest';

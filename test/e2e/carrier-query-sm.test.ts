@@ -1,4 +1,4 @@
-// Receipts that never come (issue 15): a carrier configured with query_sm is asked, over real TCP, for its
+// Receipts that never come: a carrier configured with query_sm is asked, over real TCP, for its
 // messages still without a receipt; a final answer ends the message as its receipt would (status, receipt record,
 // message.dlr), a non-final one waits, and an error leaves it to the expiry job. Two SMSC implementations: the
 // built-in simulator and the npm `smpp` server.

@@ -1,5 +1,5 @@
 // End to end through the API with the workers running: dispatcher → SMPP → built-in SMSC → receipts and MOs
-// back through the carrier into the services. Each test number's outcome as CONTRACT.md lists it.
+// back through the carrier into the services. Each test number's outcome as docs/api-contract.md lists it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/platform/db/client.ts';
@@ -80,7 +80,7 @@ describe('sending through the built-in SMSC', () => {
     expect(send.credits_used).toBe(2);
     expect(view.message.status).toBe('failed');
     expect(view.message.sent_at).toBeNull();
-    // It ends with a `rejected` receipt carrying the SMSC's reason (issue 9, item 11).
+    // It ends with a `rejected` receipt carrying the SMSC's reason: every message ends with a webhook.
     expect(view.delivery_receipt).toEqual({ status: 'rejected', received_at: expect.stringMatching(/Z$/), error_code: expect.any(String) });
     const ledger = await until(
       () => rows<{ kind: string; delta: number; balance_after: number }>(t.services.db, sql`

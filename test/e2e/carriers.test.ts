@@ -1,4 +1,4 @@
-// Several carriers (issue 15) over real TCP: Tasman with TASMAN_CARRIERS bound to independent SMSCs at once, each
+// Several carriers over real TCP: Tasman with TASMAN_CARRIERS bound to independent SMSCs at once, each
 // a process of its own (`tasman simulator`, the npm `smpp` server, Debian's Net::SMPP), routing by country and
 // sender, telling equal SMSC ids of two carriers apart, and sharing one SMSC's load over four binds within their TPS.
 import { afterEach, describe, expect, it } from 'vitest';

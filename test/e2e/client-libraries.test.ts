@@ -1,5 +1,5 @@
 // One call per method of the official client libraries, with the request shapes they send (recipients as plain
-// strings, link_tracking, label, bodyless POSTs), checking the response fields they read (issue 9).
+// strings, link_tracking, label, bodyless POSTs), checking the response fields they read.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../support/app.ts';

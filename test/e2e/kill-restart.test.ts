@@ -1,4 +1,4 @@
-// Issue 10 item 8: a crashed worker costs at most its in-flight window. A real `tasman start` sends to an SMSC that
+// A crashed worker costs at most its in-flight window. A real `tasman start` sends to an SMSC that
 // counts accepted submits per recipient and sends receipts; batches keep arriving while it is killed with SIGKILL
 // mid-stream, then it is started again on the same database. Every accepted message must end delivered, the
 // credits must add up (nothing lost, nothing charged twice), and the only submits sent twice are the ones the SMSC

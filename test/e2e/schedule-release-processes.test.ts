@@ -1,5 +1,5 @@
-// Exactly-once release of scheduled messages by two real `tasman start` processes on one PostgreSQL database
-// (issue 12, item 3). Both run the scheduler and the dispatcher, and both bind to one SMSC that this test runs (the
+// Exactly-once release of scheduled messages by two real `tasman start` processes on one PostgreSQL database.
+// Both run the scheduler and the dispatcher, and both bind to one SMSC that this test runs (the
 // npm `smpp` package's server, independent of ours), so the SMSC sees every submit_sm either process makes: each
 // message must arrive exactly once, and the two schedulers' own counts must add up to the number released.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// SMSCs as processes of their own for carrier tests (issue 15): the npm `smpp` server (test/carrier/npm-smsc-process.mjs),
+// SMSCs as processes of their own for carrier tests: the npm `smpp` server (test/carrier/npm-smsc-process.mjs),
 // `tasman simulator`, Debian's Net::SMPP (test/carrier/perl/smsc.pl). Each prints a line naming its port once it
 // listens; every line it writes is kept for the test to read.
 import { spawn } from 'node:child_process';

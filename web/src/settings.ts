@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { get } from './lib/api.ts';
 import { DEFAULT_ZONE } from './lib/zoned.ts';
 
-/** `GET /settings` (issue 12, item 2): the account's sending settings. */
+/** `GET /settings`: the account's sending settings. */
 export interface AccountSettings {
   time_zone: string;
   quiet_hours: { start: string; end: string } | null;

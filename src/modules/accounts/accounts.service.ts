@@ -42,7 +42,7 @@ const emailRequired = () => new AppError('validation_failed', 'email is required
 });
 const emailTaken = () => new AppError('email_taken', 'An account in this group already uses that email');
 
-/** The `account` object of GET /account/{id}: the document's fields plus the ones CONTRACT.md adds. */
+/** The `account` object of GET /account/{id}: the document's fields plus the ones docs/api-contract.md adds. */
 export async function accountDetail(db: Db, row: AccountRow) {
   const [counts, senders] = await Promise.all([accountCounts(db, row.id), accountSenders(db, row)]);
   return {

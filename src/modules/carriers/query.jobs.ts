@@ -1,7 +1,7 @@
-// Receipts that never come (issue 15): for carriers whose SMSC answers query_sm, a message still without a final
+// Receipts that never come: for carriers whose SMSC answers query_sm, a message still without a final
 // receipt `afterMs` after its submit is queried, and again every `afterMs` until its validity period runs out. A
 // final answer is applied by the carrier exactly as a receipt would be (status, receipt record, webhook); a
-// non-final one waits for the next round; an error leaves the message to the expiry job (tracker issue 10).
+// non-final one waits for the next round; an error leaves the message to the expiry job.
 import type { CarrierSet } from '../../carrier/index.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { startPeriodic } from '../../platform/jobs/periodic.ts';

@@ -1,6 +1,6 @@
 import { AppError } from '../../platform/errors.ts';
 
-// What an API key may do (issue 14). `read` sees, `send` spends credits on messages (and honours opt-outs),
+// What an API key may do. `read` sees, `send` spends credits on messages (and honours opt-outs),
 // `manage` changes the account: sub-accounts, credits, keys, users, numbers, webhooks. A key holds one or more.
 export const SCOPES = ['read', 'send', 'manage'] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -42,7 +42,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const location = (url: string | null): string | null => (url === null ? null : new URL(url).href);
 
 /**
- * Short links with click tracking (issue 12, item 6). The send path shortens (shorten.ts) and writes the links in
+ * Short links with click tracking. The send path shortens (shorten.ts) and writes the links in
  * its own statement; this service answers the public redirect and shows the links on a message.
  */
 export function createLinkService(deps: LinkServiceDeps) {

@@ -1,5 +1,5 @@
 /**
- * Link previews and crawlers that say who they are (issue 12, item 6): when one of them fetches a short link it
+ * Link previews and crawlers that say who they are: when one of them fetches a short link it
  * is still redirected, but no click is counted and no `message.click` event is sent. Pure; docs/webhooks.md
  * lists the same names for customers.
  *

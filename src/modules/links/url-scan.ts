@@ -1,5 +1,5 @@
 /**
- * Finding the web addresses in a message so they can be replaced by short links (issue 12, item 6). Pure.
+ * Finding the web addresses in a message so they can be replaced by short links. Pure.
  *
  * What counts as a URL, deliberately narrow, because a wrong guess changes what the recipient reads:
  * - it starts with `http://` or `https://` (any case), not glued to a preceding letter or digit (`xhttp://` is

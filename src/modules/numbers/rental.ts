@@ -1,4 +1,4 @@
-// Dedicated numbers cost credits (issue 10 item 16). Pure rules; the repo and the renewal job apply them.
+// Dedicated numbers cost credits. Pure rules; the repo and the renewal job apply them.
 
 /** A rental period: a number is paid for 30 days at a time, from its lease. */
 export const RENTAL_DAYS = 30;

@@ -1,5 +1,5 @@
 /**
- * HTML for the one-tap opt-out page (CONTRACT.md, {{OptOutLink}}). Pure rendering: the route decides status
+ * HTML for the one-tap opt-out page (docs/api-contract.md, {{OptOutLink}}). Pure rendering: the route decides status
  * codes and records the opt-out only on POST, because link previewers fetch the GET.
  *
  * The pages work without JavaScript, on small screens, and with assistive technology: a lang attribute, a

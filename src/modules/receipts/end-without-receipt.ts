@@ -8,7 +8,7 @@ import { recordEvent } from '../webhooks/outbox.ts';
 export type EndedWithoutReceipt = 'rejected' | 'expired';
 
 /**
- * Every message ends with a webhook (issue 9, item 11). A message the SMSC refused at submit (`rejected`), or
+ * Every message ends with a webhook. A message the SMSC refused at submit (`rejected`), or
  * one whose validity ran out with no receipt (`expired`), gets the delivery_receipt a final receipt would have
  * set — `{status, received_at: now, error_code}`, message status `failed` — and its `message.dlr` event, in the
  * caller's transaction (transactional outbox), so a client that waits for webhooks never waits forever.

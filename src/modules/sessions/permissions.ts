@@ -1,4 +1,4 @@
-// What a signed-in user's permissions gate (issue 13): `can_send` gates sending and scheduling, `can_billing`
+// What a signed-in user's permissions gate: `can_send` gates sending and scheduling, `can_billing`
 // gates credit moves and number purchase; everyone may read. API keys are not users and may do everything their
 // account may. Keyed by Fastify's route pattern, so a new route is open to every member unless listed here.
 

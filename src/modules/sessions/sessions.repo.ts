@@ -5,7 +5,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { PARENT_JOIN, SUBTREE_OPEN, SUBTREE_STATUS, toActor, type ActorRow } from '../keys/keys.repo.ts';
 import { ALL_SCOPES } from '../keys/scopes.ts';
 
-/** Sessions end after this long without a request (issue 13: 12 hours idle). */
+/** Sessions end after this long without a request (12 hours idle). */
 export const IDLE_HOURS = 12;
 
 export interface SessionRow {

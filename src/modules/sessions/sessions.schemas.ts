@@ -25,7 +25,7 @@ export const SessionInfo = Type.Object({
 });
 export const OperatorSessionInfo = Type.Object({ csrf_token: Type.String() });
 
-// The optional TOTP second factor (issue 13).
+// The optional TOTP second factor.
 export const SecondFactorRequired = Type.Object({
   second_factor_required: Type.Literal(true),
   challenge: Type.String({ description: 'Send it with the code to POST /session/two-factor' }),

@@ -12,7 +12,7 @@ import {
   loginCandidates, recordFailure, revokeSession, setInvite, touchSession,
 } from './sessions.repo.ts';
 
-/** Issue 13: 10 failed sign-ins per email within 15 minutes lock that email for 15 minutes. */
+/** 10 failed sign-ins per email within 15 minutes lock that email for 15 minutes. */
 export const LOCKOUT = { limit: 10, windowMinutes: 15, lockMinutes: 15 } as const;
 const INVITE_DAYS = 7;
 // How long a password accepted for a user with a second factor waits for the code.
@@ -23,7 +23,7 @@ const TOUCH_EVERY_MS = 60_000;
 // Algorithm.Argon2id is 2 (a const enum, which this build cannot import as a value).
 const ARGON = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 // The native argon2 module, and the dummy hash (19 MiB of hashing), only when someone first signs in: most API
-// processes never see a sign-in, and both cost resident memory at rest (docs/performance.md, issue 16 session 4).
+// processes never see a sign-in, and both cost resident memory at rest (docs/performance.md).
 const loadArgon = once(() => import('@node-rs/argon2'));
 const argonHash = async (password: string, options: typeof ARGON) => (await loadArgon()).hash(password, options);
 export const argonVerify = async (hashed: string, password: string) => (await loadArgon()).verify(hashed, password);

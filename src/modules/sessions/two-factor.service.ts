@@ -16,7 +16,7 @@ const wrong = (field: 'code' | 'password', message: string) => new AppError('val
 const notOn = () => new AppError('conflict', 'Two-factor authentication is not on');
 
 /**
- * The optional TOTP second factor of a dashboard user (issue 13): enrolment (a secret shown once, turned on by
+ * The optional TOTP second factor of a dashboard user: enrolment (a secret shown once, turned on by
  * its first code, with ten one-time recovery codes), turning it off (a current code, a recovery code or the
  * password), an owner's reset of a member's, and the check the sign-in's second step makes. The secret is
  * sealed at rest under the service key, like webhook signing secrets.

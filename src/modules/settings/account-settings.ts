@@ -1,5 +1,5 @@
 /**
- * An account's settings (issue 12): quiet hours, the time zone of its Australian recipients, and whether links
+ * An account's settings: quiet hours, the time zone of its Australian recipients, and whether links
  * are tracked by default. Stored in `accounts.settings` (jsonb) and read with the key or session lookup, so the
  * send path knows them without a query. Pure: no database, no Intl formatting beyond checking a zone's name.
  */

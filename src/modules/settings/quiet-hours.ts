@@ -1,5 +1,5 @@
 /**
- * Quiet hours in the recipient's local time (issue 12, item 2): when a message would arrive inside the window it
+ * Quiet hours in the recipient's local time: when a message would arrive inside the window it
  * is held until the window ends. Pure calendar arithmetic over the runtime's time-zone data (Intl), so daylight
  * saving follows the zone's rules and the tests can fix the clock.
  *

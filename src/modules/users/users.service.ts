@@ -54,7 +54,7 @@ export function createUserService(deps: { db: Db; invite: (db: Executor, account
     return add(accountId, input);
   }
 
-  /** POST /team: a member of the caller's own account (issue 13), with the same invite link. */
+  /** POST /team: a member of the caller's own account, with the same invite link. */
   async function inviteToTeam(actor: Actor, input: InviteInput) {
     assertMayGrant(actor, input);
     return add(actor.accountId, input);

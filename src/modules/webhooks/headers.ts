@@ -1,6 +1,6 @@
 import { signBody, standardSignature } from './signature.ts';
 
-/** The document's header prefix and the one the official client libraries read (CONTRACT.md, issue 9). */
+/** The document's header prefix and the one the official client libraries read (docs/api-contract.md). */
 export const DEFAULT_HEADER_PREFIXES: readonly string[] = ['X-Service', 'X-Texto'];
 
 /**

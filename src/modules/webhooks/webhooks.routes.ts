@@ -15,7 +15,7 @@ const saveContract: RouteContract = {
 };
 const rotateContract: RouteContract = { errors: ['webhook_not_configured'] };
 
-// Every route acts on the caller's own account, sub-accounts included (CONTRACT.md).
+// Every route acts on the caller's own account, sub-accounts included (docs/api-contract.md).
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { webhooks } = services;
 

@@ -8,7 +8,7 @@ import { Button, Card, ErrorText, Loading, Notice, Page, Status } from '../ui.ts
 import type { MessageItem } from './messages.tsx';
 import type { WebhookDelivery } from './webhooks.tsx';
 
-/** Tracked links (issue 12, item 6): present once link tracking is on the server. */
+/** Tracked links: present once link tracking is on the server. */
 interface TrackedLink { url: string; short_url: string; clicks: number; first_clicked_at: string | null }
 type Detail = { message: Omit<MessageItem, 'delivery_receipt'> & { links?: TrackedLink[] }; delivery_receipt: MessageItem['delivery_receipt'] };
 type Step = { label: string; at: string | null; note?: string | undefined; bad?: boolean };

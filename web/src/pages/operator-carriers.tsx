@@ -3,7 +3,7 @@ import { ApiError, get } from '../lib/api.ts';
 import { ErrorText, Loading } from '../ui.tsx';
 import { When } from '../zone.tsx';
 
-// GET /admin/carriers (issue 15's operator API): each carrier and each of its binds as the workers see them, and
+// GET /admin/carriers (the operator API): each carrier and each of its binds as the workers see them, and
 // the routes. In a `tasman start` cluster the API relays it to the workers process; a process that runs no
 // workers outside one answers 404, which the panel says in words.
 

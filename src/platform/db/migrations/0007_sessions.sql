@@ -1,4 +1,4 @@
--- Dashboard sign-in (issue 13): account users get a password (Argon2id) set through an invite link, browser
+-- Dashboard sign-in: account users get a password (Argon2id) set through an invite link, browser
 -- sessions are rows (so removal and sign-out take effect on the next request), and failed sign-ins are counted
 -- per email for the lockout.
 ALTER TABLE "account_users" ADD COLUMN "password_hash" text;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- Issue 11 (drop-in and webhooks) and issue 10 item 16 (numbers cost credits).
+-- What the official client libraries expect of webhooks, and dedicated numbers that cost credits.
 -- Rotation without a gap: the previous secret keeps signing webhook-signature until previous_secret_until.
 ALTER TABLE "webhook_endpoints" ADD COLUMN "previous_secret_sealed" bytea;--> statement-breakpoint
 ALTER TABLE "webhook_endpoints" ADD COLUMN "previous_secret_until" timestamp with time zone;--> statement-breakpoint

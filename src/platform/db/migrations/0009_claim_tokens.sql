@@ -1,4 +1,4 @@
--- One fencing token for every queue (docs/decisions.md, issue 9): each claim writes a fresh token, and every
+-- One fencing token for every queue (docs/decisions.md, "fencing tokens"): each claim writes a fresh token, and every
 -- completion, retry and lease renewal applies only while the row still holds it. Nullable, no default: adding
 -- the columns rewrites nothing.
 ALTER TABLE "messages" ADD COLUMN "claim_token" uuid;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- Several carriers and binds (issue 15): every submitted message and segment records the bind it went through,
+-- Several carriers and binds: every submitted message and segment records the bind it went through,
 -- and every inbound message the carrier it came from.
 ALTER TABLE "messages" ADD COLUMN "smsc_bind" smallint;--> statement-breakpoint
 ALTER TABLE "message_segments" ADD COLUMN "bind" smallint;--> statement-breakpoint

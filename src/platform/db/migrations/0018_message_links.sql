@@ -1,4 +1,4 @@
--- Short links with click tracking (issue 12, item 6): one row per URL per message, written by the send statement.
+-- Short links with click tracking: one row per URL per message, written by the send statement.
 CREATE TABLE "message_links" (
 	"code" text PRIMARY KEY NOT NULL,
 	"account_id" uuid NOT NULL,

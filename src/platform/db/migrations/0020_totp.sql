@@ -1,4 +1,4 @@
--- Issue 13: an optional TOTP second factor per dashboard user. The secret is sealed (AES-256-GCM under the
+-- An optional TOTP second factor per dashboard user. The secret is sealed (AES-256-GCM under the
 -- service key, like webhook signing secrets); totp_enabled_at is null while an enrolment waits for its first
 -- code; totp_last_step is the last accepted time step, so a code is refused once used (replay).
 ALTER TABLE "account_users" ADD COLUMN "totp_secret_sealed" bytea;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- Issue 16 (session 4): API processes cache key look-ups for a few seconds (modules/keys/authenticator.ts). Any
+-- API processes cache key look-ups for a few seconds (modules/keys/authenticator.ts). Any
 -- change to what a key's actor carries (the key's revocation or scopes; the account's or its parent's status,
 -- settings and the other columns the look-up selects) notifies every process, which forgets its cached actors.
 -- Statement-level and column-listed: a send's debit (credits, daily_count) never fires it.

@@ -12,7 +12,7 @@ export const accounts = pgTable('accounts', {
   email: text('email'),
   abn: text('abn'),
   // The operator set `abn` (admin API): only then does it grant Sender IDs registered to that ABN. An ABN a parent
-  // declares for its sub-account grants nothing (decisions.md, issue 10).
+  // declares for its sub-account grants nothing (docs/decisions.md, "Sender IDs").
   abnVerified: boolean('abn_verified').notNull().default(false),
   // The balance lives on the row so a debit is one conditional UPDATE; the ledger explains every change to it.
   credits: integer('credits').notNull().default(0),
@@ -48,7 +48,7 @@ export const apiKeys = pgTable('api_keys', {
   createdAt: ts('created_at').notNull().defaultNow(),
   revokedAt: ts('revoked_at'),
   lastUsedAt: ts('last_used_at'),
-  // What the key may do: read, send, manage (issue 14). Every existing key has all three.
+  // What the key may do: read, send, manage. Every existing key has all three.
   scopes: text('scopes').array().notNull().default(sql`'{read,send,manage}'::text[]`),
 }, (t) => [
   uniqueIndex('api_keys_hash_idx').on(t.hash),
@@ -66,7 +66,7 @@ export const accountUsers = pgTable('account_users', {
   source: text('source').notNull().default('direct'),
   createdAt: ts('created_at').notNull().defaultNow(),
   removedAt: ts('removed_at'),
-  // Dashboard sign-in (issue 13): Argon2id hash, null until the invite is accepted; the invite token's SHA-256.
+  // Dashboard sign-in: Argon2id hash, null until the invite is accepted; the invite token's SHA-256.
   passwordHash: text('password_hash'),
   inviteHash: text('invite_hash'),
   inviteExpiresAt: ts('invite_expires_at'),

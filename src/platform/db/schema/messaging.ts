@@ -206,7 +206,7 @@ export const numbers = pgTable('numbers', {
   index('numbers_renewal_idx').on(t.paidUntil).where(sql`${t.accountId} is not null`),
 ]);
 
-// Short links (issue 12, item 6): each URL of a message sent with link tracking, written by the send statement.
+// Short links: each URL of a message sent with link tracking, written by the send statement.
 export const messageLinks = pgTable('message_links', {
   // 8 base62 characters: the path after OPTOUT_LINK_BASE (opt-out codes there have 7)
   code: text('code').primaryKey(),

@@ -39,7 +39,7 @@ describe('createRateLimiter', () => {
   });
 });
 
-describe('createRateLimiter with Redis unreachable (issue 10 item 26)', () => {
+describe('createRateLimiter with Redis unreachable', () => {
   it('falls back to the in-memory limiter instead of switching off, logging once a minute until Redis answers', async () => {
     const redis = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
     redis.on('error', () => {});
