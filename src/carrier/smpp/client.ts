@@ -9,9 +9,10 @@ import { LinkError } from './errors.ts';
 import { UnstorableDeliveryError } from '../carrier.ts';
 import { createSession, type Session } from './session.ts';
 import { responseTo } from './codec.ts';
-import { isThrottleStatus, Status, statusName, type BindCommand, type Pdu, type ShortMessageFields, type ShortMessagePdu, type OptionalParams } from './pdu-types.ts';
+import { isThrottleStatus, Status, type BindCommand, type Pdu, type ShortMessageFields, type ShortMessagePdu, type OptionalParams } from './pdu-types.ts';
 import { backoffDelay, createSleeper, createTokenBucket } from './rate.ts';
 import { silentLogger, type Logger } from './logger.ts';
+import { bindRefusal, describeLinkFailure } from './link-failure.ts';
 
 export interface SmppClientOptions {
   host: string;
@@ -152,7 +153,7 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
         password: options.password, systemType: options.systemType ?? '', interfaceVersion: 0x34, addrTon: 0,
         addrNpi: 0, addressRange: '',
       });
-      if (resp.status !== Status.ESME_ROK) throw new Error(`bind refused: ${statusName(resp.status)}`);
+      if (resp.status !== Status.ESME_ROK) throw new Error(bindRefusal(resp.status));
     } catch (err) {
       session.destroy(err as Error);
       throw err;
@@ -162,28 +163,33 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
     setBound(session);
     const reason = await session.closed;
     setBound(undefined);
-    if (!stopping) {
-      lastError = reason.message;
-      log.warn({ err: reason }, 'smpp session closed');
-    }
+    if (!stopping) throw reason;
   }
 
   async function loop(): Promise<void> {
     let attempt = 0;
     while (!stopping) {
       boundThisRound = false;
+      let failure: unknown;
       try {
         await runOnce();
       } catch (err) {
-        lastError = (err as Error).message;
-        log.warn({ err, attempt }, 'smpp connect or bind failed');
+        failure = err;
       }
       connected = false;
       setBound(undefined);
       if (stopping) break;
       if (boundThisRound) attempt = 0;
-      const delay = backoffDelay(attempt++, initialMs, maxMs);
-      log.info({ delayMs: delay }, 'smpp reconnecting');
+      const delay = backoffDelay(attempt, initialMs, maxMs);
+      // One line per failure: the cause in words and the back-off, never a stack trace (the same refusal every
+      // few seconds is one fact, and a trace per try buried it).
+      const cause = describeLinkFailure(failure);
+      lastError = cause;
+      log.warn(
+        { host: options.host, port: options.port, bind: options.bind ?? 'bind_transceiver', attempt, cause, retryInMs: delay },
+        `smpp ${boundThisRound ? 'session lost' : 'connect failed'}: ${cause}; reconnecting in ${(delay / 1000).toFixed(1)} s`,
+      );
+      attempt++;
       await sleeper.sleep(delay);
     }
   }

@@ -7,6 +7,7 @@ import {
 } from './pdu-types.ts';
 import { decodeTlvs, encodeTlvs } from './tlv.ts';
 import { MalformedPduError } from './errors.ts';
+import { recogniseForeignPeer } from './link-failure.ts';
 
 export { MalformedPduError } from './errors.ts';
 
@@ -206,7 +207,8 @@ export function createFrameSplitter(maxLength = MAX_PDU_LENGTH): { push(chunk: B
       while (pending.length >= 4) {
         const length = pending.readUInt32BE(0);
         if (length < HEADER_LENGTH || length > maxLength) {
-          throw new MalformedPduError(`absurd command_length ${length}`);
+          const foreign = recogniseForeignPeer(pending);
+          throw foreign ? new MalformedPduError(foreign, true) : new MalformedPduError(`absurd command_length ${length}`);
         }
         if (pending.length < length) break;
         frames.push(Buffer.from(pending.subarray(0, length)));

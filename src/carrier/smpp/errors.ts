@@ -3,6 +3,10 @@
 /** The byte stream broke the framing or PDU grammar: the session must close, the link is not trustworthy. */
 export class MalformedPduError extends Error {
   override name = 'MalformedPduError';
+  /** true when the octets were recognised as another protocol (the message then says which, in words). */
+  constructor(message: string, readonly recognised = false) {
+    super(message);
+  }
 }
 
 /**
@@ -11,7 +15,7 @@ export class MalformedPduError extends Error {
  */
 export class LinkError extends Error {
   override name = 'LinkError';
-  constructor(message: string, readonly code: 'connection_lost' | 'response_timeout' | 'not_bound' | 'closed') {
-    super(message);
+  constructor(message: string, readonly code: 'connection_lost' | 'response_timeout' | 'not_bound' | 'closed', cause?: Error) {
+    super(message, cause ? { cause } : undefined);
   }
 }

@@ -95,7 +95,7 @@ export function createSession(options: SessionOptions): Session {
     if (closeReason) return;
     closeReason = reason;
     clearInterval(keepalive);
-    const lost = new LinkError(`connection lost: ${reason.message}`, 'connection_lost');
+    const lost = new LinkError(`connection lost: ${reason.message}`, 'connection_lost', reason);
     for (const [, p] of pending) { clearTimeout(p.timer); p.reject(lost); }
     pending.clear();
     for (const w of slotWaiters.splice(0)) w.reject(lost);
@@ -223,7 +223,8 @@ export function createSession(options: SessionOptions): Session {
     try {
       frames = splitter.push(chunk);
     } catch (err) {
-      log.warn({ err }, 'smpp stream unframeable, closing');
+      // No stack: the client's reconnect line says why, once, in words.
+      log.debug({ reason: (err as Error).message }, 'smpp stream unframeable, closing');
       close(err as Error, { command: 'generic_nack', sequence: 0, status: Status.ESME_RINVCMDLEN, tlvs: {} });
       return;
     }
@@ -245,7 +246,7 @@ export function createSession(options: SessionOptions): Session {
   const keepalive = options.enquireLinkIntervalMs > 0 ? setInterval(() => {
     request({ command: 'enquire_link', sequence: 0, status: 0, tlvs: {} }, { bypassWindow: true }).catch((err: Error) => {
       if (closeReason) return;
-      log.warn({ err }, 'smpp enquire_link unanswered, closing');
+      log.debug({ reason: err.message }, 'smpp enquire_link unanswered, closing');
       close(err);
     });
   }, options.enquireLinkIntervalMs) : undefined;
