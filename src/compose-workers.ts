@@ -1,7 +1,7 @@
 // The workers role of the composition root (compose.ts): the carrier links, the dispatcher feeding them, and the
 // periodic jobs. compose.ts imports this file only in a process that runs the workers, so an API process of a
-// cluster never loads the SMPP stack, the dispatcher or the webhook worker's HTTP client (docs/decisions.md,
-// "roles load only what they run").
+// cluster never loads the SMPP stack, the dispatcher or the webhook worker's HTTP client
+// (docs/decisions/0019-composition-root-and-roles.md).
 import type { Config } from './config.ts';
 import type { Logger } from './platform/logger.ts';
 import type { Services } from './compose.ts';

@@ -164,7 +164,7 @@ interface ApiParts {
 /**
  * The API role: the rate limiter (with Redis when REDIS_URL is set), readiness, and the Fastify app with every
  * route. Loaded only by a process that serves the API: Fastify, the route schemas, swagger and the MCP server
- * are not loaded by a workers process (docs/decisions.md, "roles load only what they run").
+ * are not loaded by a workers process (docs/decisions/0019-composition-root-and-roles.md).
  */
 async function startApi({ config, options, services, logger, adminToken, simulator, peer, carrierStatus, stops }: ApiParts): Promise<FastifyInstance> {
   const [{ buildApp }, { createRateLimiter }, { createHealthService }] = await Promise.all([

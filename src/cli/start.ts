@@ -52,7 +52,7 @@ export function banner(config: Config, serving: Serving, logger: Logger): void {
     carrier,
     roles: config.roles,
     ...(serving.processes ? { processes: serving.processes } : {}),
-    // Without Redis each process counts a key's requests itself, so the limits hold per process (decisions.md).
+    // Without Redis each process counts a key's requests itself, so the limits hold per process (decision 0009).
     ...(serving.processes && serving.processes.api > 1 && !config.redisUrl ? { rate_limits: 'per process (set REDIS_URL to share them)' } : {}),
   }, 'tasman started');
   if (!carriers) {
@@ -60,7 +60,7 @@ export function banner(config: Config, serving: Serving, logger: Logger): void {
   }
 }
 
-/** The dashboard is served at /app/ wherever the API role runs (docs/decisions.md, "the dashboard"). */
+/** The dashboard is served at /app/ wherever the API role runs (decision 0021). */
 const serving = (running: Running): Serving => ({
   url: running.url, dashboard: running.url !== '' && running.app !== null && running.app.hasRoute({ method: 'GET', url: '/app' }),
 });

@@ -2,7 +2,7 @@
 // creates the generated secrets before any child can race for them, then forks N API processes sharing one port
 // (Node's cluster) and one workers process (dispatcher, carrier link, receipts, webhooks, periodic jobs). It
 // serves nothing itself: it relays between children (metrics, the carrier state, the simulator route) and
-// supervises them. Decisions: docs/decisions.md, "several processes on one port".
+// supervises them. Decision: docs/decisions/0020-a-cluster-of-processes-on-one-port.md.
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { createServer } from 'node:net';

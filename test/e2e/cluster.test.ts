@@ -103,7 +103,7 @@ describe('tasman start with TASMAN_WORKERS=2', () => {
     expect(newWorkers!.pid).not.toBe(oldWorkers!.pid);
 
     // A crashed API process: once the primary has seen it go, the other serves the port while a new one starts.
-    // (A connection the primary hands over in the instant before that is lost: Node's round robin, decisions.md.)
+    // (A connection the primary hands over in the instant before that is lost: Node's round robin, decision 0020.)
     const [api] = children(primary);
     process.kill(api!.pid, 'SIGKILL');
     await until(() => proc!.logs.some((l) => l.includes('an API process exited')), Boolean);

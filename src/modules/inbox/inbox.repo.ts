@@ -62,7 +62,7 @@ export const SHARED_OPTOUT_REACH_DAYS = 30;
 /**
  * The accounts other than `except` that messaged this person from the shared number within 30 days before `at`:
  * a STOP (or link opt-out) arriving on a shared number opts the person out for all of them, whoever the reply
- * was routed to (docs/decisions.md, "opt-outs on shared numbers").
+ * was routed to (docs/decisions/0016-opt-outs-on-shared-numbers.md).
  */
 export async function sharedNumberSenders(db: Executor, person: string, serviceNumber: string, at: Date, except: string): Promise<string[]> {
   const found = await rows<{ account_id: string }>(db, sql`

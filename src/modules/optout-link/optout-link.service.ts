@@ -33,7 +33,7 @@ export function createOptoutLinkService(deps: { db: Db; sharedSender?: { AU: str
     await deps.db.transaction(async (tx) => {
       await addOptout(tx, row.accountId, row.recipient, 'link', { messageId: row.id });
       // A link in a message from a shared number protects the person from every account that messaged them from
-      // it within 30 days, as a STOP to that number does (docs/decisions.md, "opt-outs on shared numbers").
+      // it within 30 days, as a STOP to that number does (decision 0016).
       if (!shared.has(row.sender)) return;
       for (const other of await sharedNumberSenders(tx, row.recipient, row.sender, new Date(), row.accountId)) {
         await addOptout(tx, other, row.recipient, 'link', {});

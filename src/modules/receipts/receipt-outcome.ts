@@ -8,7 +8,7 @@ const FINAL: ReadonlySet<ReceiptState> = new Set(['delivered', 'undelivered', 'e
 /**
  * What a receipt ends a message with, or null when it does not end it (ENROUTE). ACCEPTD is final in SMPP 3.4
  * (read on the subscriber's behalf by customer care, so not delivered to the handset): `unknown`, with
- * error_code `ACCEPTD` unless the SMSC gave one (docs/decisions.md, "ACCEPTD").
+ * error_code `ACCEPTD` unless the SMSC gave one (docs/decisions/0013-every-message-ends-with-a-final-receipt.md).
  */
 export function finalOutcome(state: ReceiptState, rawError: string | null): { state: FinalState; errorCode: string | null } | null {
   if (state === 'accepted') return { state: 'unknown', errorCode: receiptErrorCode(rawError) ?? 'ACCEPTD' };

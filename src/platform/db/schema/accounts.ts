@@ -12,7 +12,7 @@ export const accounts = pgTable('accounts', {
   email: text('email'),
   abn: text('abn'),
   // The operator set `abn` (admin API): only then does it grant Sender IDs registered to that ABN. An ABN a parent
-  // declares for its sub-account grants nothing (docs/decisions.md, "Sender IDs").
+  // declares for its sub-account grants nothing (docs/decisions/0017-sender-ids-granted-by-the-operator.md).
   abnVerified: boolean('abn_verified').notNull().default(false),
   // The balance lives on the row so a debit is one conditional UPDATE; the ledger explains every change to it.
   credits: integer('credits').notNull().default(0),
