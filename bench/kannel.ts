@@ -92,7 +92,7 @@ async function setUp(kannel: { current: Kannel }, tasman: BenchProcess, db: pg.C
   cleanup.unshift(() => t.close());
   // This machine's PostgreSQL runs with autovacuum off (its CI configuration): vacuum Tasman's database before
   // each of its rounds as autovacuum would on a production server, or each round's claims walk the dead queue
-  // index entries of every round before it (docs/decisions.md, "the queue tables are vacuumed early").
+  // index entries of every round before it (docs/decisions/0039-queue-tables-vacuumed-early.md).
   t.system.beforeRound = () => db.query('vacuum (analyze)');
   const k = kannelSystem(() => kannel.current, () => callbacks, { connections: CONNECTIONS, recipient, text: TEXT });
   cleanup.unshift(() => k.close());

@@ -1,7 +1,8 @@
 // Compiles the server (src/, TypeScript) to dist/ (JavaScript ES modules with source maps) when dist/ is missing or
-// older than its sources, so `tasman` runs plain node: no compiler loaded at run time (docs/decisions.md,
-// "compiled JavaScript"). Run by `npm install` (prepare) and by bin/tasman.js before it starts, which
-// is how a `git pull` or an edit is picked up. Several processes starting at once build it once (a lock directory).
+// older than its sources, so `tasman` runs plain node: no compiler loaded at run time
+// (docs/decisions/0036-compiled-javascript-at-run-time.md). Run by `npm install` (prepare) and by bin/tasman.js
+// before it starts, which is how a `git pull` or an edit is picked up. Several processes starting at once build it
+// once (a lock directory).
 // TypeScript type-checks nothing here (`noCheck`): `npm run typecheck` does that; this only strips types.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
