@@ -14,7 +14,6 @@ import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
 import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
 import { startRetention } from './modules/retention/retention.jobs.ts';
 import { startScheduler } from './modules/scheduling/schedule.jobs.ts';
-import type { CarrierStatus } from './modules/health/health.service.ts';
 import type { Metrics } from './platform/metrics.ts';
 
 type Stop = () => Promise<void>;
@@ -46,7 +45,7 @@ const refuseUnstorable = <T>(handle: (item: T) => Promise<void>) => async (item:
  * receipt and inbound services behind it. The returned stop drains in order: the dispatcher finishes its
  * submits and their writes, then the link unbinds.
  */
-async function startCarrierRole(carriers: CarrierSet, services: Services, logger: Logger): Promise<{ stop: Stop; status: () => CarrierStatus[] }> {
+async function startCarrierRole(carriers: CarrierSet, services: Services, logger: Logger): Promise<{ stop: Stop }> {
   const log = logger.child({ component: 'carrier' });
   const link = counted(carriers, services.metrics);
   // The receipt and inbox services wake the webhook worker themselves after committing an event.
@@ -76,7 +75,6 @@ async function startCarrierRole(carriers: CarrierSet, services: Services, logger
     services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
   ]), log, 'parked receipt and inbound fragment purge');
   return {
-    status: () => carriers.view().carriers.map((c) => ({ name: c.id, bound: c.state === 'bound', address: c.address })),
     async stop() {
       await sweep();
       await resolve();
@@ -103,7 +101,7 @@ function counted(link: Carrier, metrics: Metrics): Carrier {
 }
 
 /** The background roles; each claims its rows with FOR UPDATE SKIP LOCKED and a lease, so processes may share them. */
-export async function startWorkers(config: Config, services: Services, carriers: CarrierSet, logger: Logger): Promise<{ stops: Stop[]; carriers: Array<() => CarrierStatus[]> }> {
+export async function startWorkers(config: Config, services: Services, carriers: CarrierSet, logger: Logger): Promise<{ stops: Stop[] }> {
   const carrier = await startCarrierRole(carriers, services, logger);
   const stops = [
     every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
@@ -118,5 +116,5 @@ export async function startWorkers(config: Config, services: Services, carriers:
       options: { onAttempt: (result) => services.metrics.webhookDeliveries.inc({ result }) },
     }),
   ];
-  return { stops, carriers: [carrier.status] };
+  return { stops };
 }

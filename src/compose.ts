@@ -250,9 +250,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       logger[generated.created ? 'info' : 'debug']({ file: `${config.dataDir}/admin.token` }, generated.created ? 'generated an operator token' : 'using the operator token in DATA_DIR');
     }
 
-    // Filled once the workers run; readiness and metrics read it when asked.
-    const carrierSources: Array<() => CarrierStatus[]> = [];
-    const carrierStatus = () => carrierSources.flatMap((status) => status());
+    // Readiness and metrics read the carriers from the moment the API listens, before the links have started:
+    // a carrier that has not bound yet is unbound, so the process is not ready until each has bound once.
+    const carrierStatus = (): CarrierStatus[] =>
+      (carriers?.view().carriers ?? []).map((c) => ({ name: c.id, bound: c.state === 'bound', address: c.address }));
     metrics.watch({
       queues: () => queueSizes(services.db), carriers: carrierStatus,
       binds: () => (carriers?.view().carriers ?? []).flatMap((c) => c.binds.map((b) => ({
@@ -273,7 +274,6 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       const { startWorkers } = await import('./compose-workers.ts');
       const workers = await startWorkers(config, services, carriers, logger);
       stops.push(...workers.stops);
-      carrierSources.push(...workers.carriers);
       // On close the API still stops first, then the workers drain.
       stops.splice(stops.indexOf(closeApp), 1);
       stops.push(closeApp);

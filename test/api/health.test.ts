@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts';
 import pg from 'pg';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { compose } from '../../src/compose.ts';
+import { loadConfig } from '../../src/config.ts';
+import { pollUntil } from '../support/poll.ts';
 import { sql } from 'drizzle-orm';
-import { testDatabaseUrl } from '../support/scratch-db.ts';
+import { createScratchDatabase, testDatabaseUrl } from '../support/scratch-db.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
 
 /** The value of one sample line of a Prometheus text page, or null when absent. */
@@ -134,6 +139,45 @@ describe('readiness of the worker role', () => {
       await t.close();
     }
   });
+});
+
+describe('readiness before the first bind', () => {
+  it('answers 503 from the moment the API listens until the carrier has bound once (an SMSC that never answers the bind)', async () => {
+    // An SMSC that takes the connection and never answers: the first bind is neither bound nor failed for as long
+    // as start-up waits for it, which is when /ready used to answer 200.
+    const held = new Set<Socket>();
+    const silent: Server = createServer((socket) => { held.add(socket); });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const smscPort = (silent.address() as { port: number }).port;
+    const probe: Server = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const apiPort = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-test-'));
+    const scratch = await createScratchDatabase();
+    const config = loadConfig({
+      DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: scratch.url, SMPP_HOST: '127.0.0.1', SMPP_PORT: String(smscPort),
+    });
+    let started = false;
+    const composing = compose(config, { roles: { api: true, workers: true }, logger: false, adminToken: ADMIN_TOKEN, listen: { port: apiPort, host: '127.0.0.1' } })
+      .then((c) => { started = true; return c; });
+    try {
+      const first = await pollUntil(
+        () => fetch(`http://127.0.0.1:${apiPort}/ready`).then(async (r) => ({ status: r.status, body: await r.json() as unknown }), () => null),
+        (r) => r !== null, 'the API to listen', 30_000);
+      expect(started).toBe(false);
+      expect(first).toEqual({
+        status: 503,
+        body: { ready: false, checks: { database: 'ok', migrations: 'ok', carriers: 'unbound' }, failed: `no bound SMPP session to default (127.0.0.1:${smscPort})` },
+      });
+    } finally {
+      silent.close();
+      for (const socket of held) socket.destroy();
+      await (await composing).close();
+      await scratch.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('readiness names the failed check', () => {
