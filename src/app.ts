@@ -39,6 +39,7 @@ import type { Metrics } from './platform/metrics.ts';
 import { senderRoutes } from './modules/senders/senders.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -165,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requireApiKey(scope, {
       authenticate: deps.services.authenticate, limiter: deps.limiter,
       sessions: { cookie: USER_COOKIE, authenticate: deps.services.sessions.authenticate, permissionFor },
+      onRefused: deps.services.audit.refusedRequest,
     });
     await scope.register(messageRoutes, { services: deps.services });
     await scope.register(campaignRoutes, { services: deps.services });
@@ -181,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(senderRoutes, { services: deps.services });
     await scope.register(settingsRoutes, { services: deps.services });
     await scope.register(mcpRoutes, { services: deps.services });
+    await scope.register(auditRoutes, { services: deps.services });
   });
   return app as unknown as FastifyInstance;
 }

@@ -107,7 +107,7 @@ export async function startWorkers(config: Config, services: Services, carriers:
     every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
     // Dedicated number rental (30-day renewals, 7-day grace); SKIP LOCKED claims, so every worker may run it.
     every(NUMBER_RENEWAL_MS, () => services.numbers.renewDue(), logger, 'number renewal'),
-    startRetention({ db: services.db, retentionDays: config.retentionDays, logger }),
+    startRetention({ db: services.db, retentionDays: config.retentionDays, auditRetentionDays: config.auditRetentionDays, logger }),
     // Scheduled messages fall due into the dispatcher's queue (exactly once, whichever process releases them).
     startScheduler({ db: services.db, onReleased: () => services.signals.queued.raise(), logger }),
     carrier.stop,

@@ -35,6 +35,7 @@ import { createTwoFactorService } from './modules/sessions/two-factor.service.ts
 import { createReplyService } from './modules/messages/reply.service.ts';
 import { createSenderService } from './modules/senders/senders.service.ts';
 import { createSettingsService } from './modules/settings/settings.service.ts';
+import { createAuditService } from './modules/audit/audit.service.ts';
 import type { CarrierStatus } from './modules/health/health.service.ts';
 import { queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
@@ -92,6 +93,7 @@ function createServices(
     replies: createReplyService({ db, messages }),
     senders: createSenderService({ db }),
     settings: createSettingsService({ db }),
+    audit: createAuditService({ db, now }),
     campaigns: createCampaignService({ db }),
     optouts: createOptoutService({ db }),
     credits: createCreditService({ db }),

@@ -56,6 +56,7 @@ export const ENV = Type.Object({
   MAX_NUMBERS: int(5, 0, 100_000, 'dedicated numbers an account may hold, unless the operator set its `max_numbers`'),
   TASMAN_SECRET_KEY: optional('32 bytes (hex or base64) sealing webhook secrets', 'generated into DATA_DIR when embedded'),
   RETENTION_DAYS: int(90, 1, 36_500, 'message content older than this is deleted'),
+  AUDIT_RETENTION_DAYS: int(400, 1, 36_500, 'audit log entries older than this are deleted'),
   // SMPP relative times count at most 99 days.
   MESSAGE_VALIDITY_HOURS: int(48, 1, 99 * 24, 'validity_period on every submit (1 to 2376); a message still without a receipt an hour after it ends as `expired` (`no_receipt`), checked every minute'),
   RATE_LIMIT_RPS: int(50, 1, 1_000_000, 'requests per second per API key'),
@@ -250,6 +251,7 @@ export function loadConfig(env: Env = process.env) {
     maxNumbers: e.MAX_NUMBERS,
     secretKey: e.TASMAN_SECRET_KEY ?? null,
     retentionDays: e.RETENTION_DAYS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     /** validity_period on every submit; a message still without a receipt this long (plus an hour) ends expired. */
     messageValidityHours: e.MESSAGE_VALIDITY_HOURS,
     rateLimit: { rps: e.RATE_LIMIT_RPS, concurrency: e.RATE_LIMIT_CONCURRENCY },

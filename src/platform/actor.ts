@@ -34,4 +34,6 @@ export interface Actor {
   account: AccountSnapshot;
   /** Set when the caller is a signed-in dashboard user rather than an API key (a key may do everything). */
   user?: SessionUser;
+  /** The request's source address (request.ip), set per request by auth.ts: the audit log records it. */
+  address?: string;
 }

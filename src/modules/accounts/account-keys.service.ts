@@ -5,6 +5,7 @@ import { insertKey, keyExists, listKeys, revokeKey } from '../keys/keys.repo.ts'
 import { loadManagedAccount } from './access.ts';
 import { normaliseScopes, requireScopesWithin, type Scope } from '../keys/scopes.ts';
 import { toKeyCreated } from '../keys/key-view.ts';
+import { record } from '../../platform/audit/record.ts';
 
 export interface KeyInput {
   name?: string;
@@ -35,7 +36,14 @@ export function createAccountKeyService(deps: { db: Db }) {
   async function issue(actor: Actor, accountId: string, input: KeyInput) {
     const scopes = normaliseScopes(input.scopes);
     requireScopesWithin(actor.scopes, scopes);
-    return toKeyCreated(await insertKey(db, accountId, input.name?.trim() || 'API key', scopes));
+    return db.transaction(async (tx) => {
+      const key = await insertKey(tx, accountId, input.name?.trim() || 'API key', scopes);
+      await record(tx, {
+        accountId, actor, action: 'key.created', target: { type: 'api_key', id: key.id },
+        after: { name: key.name, prefix: key.prefix, scopes: key.scopes },
+      });
+      return toKeyCreated(key);
+    });
   }
 
   async function create(actor: Actor, accountId: string, input: KeyInput) {
@@ -43,16 +51,20 @@ export function createAccountKeyService(deps: { db: Db }) {
     return issue(actor, accountId, input);
   }
 
-  async function dropKey(accountId: string, keyId: string) {
+  async function dropKey(actor: Actor, accountId: string, keyId: string) {
     if (!(await keyExists(db, accountId, keyId))) throw notFound('API key');
-    await revokeKey(db, accountId, keyId);
+    await db.transaction(async (tx) => {
+      if (await revokeKey(tx, accountId, keyId)) {
+        await record(tx, { accountId, actor, action: 'key.revoked', target: { type: 'api_key', id: keyId }, before: { revoked: false }, after: { revoked: true } });
+      }
+    });
     return { ok: true };
   }
 
   /** Revoking an already revoked key of the sub-account is a no-op success; another account's key id is 404. */
   async function revoke(actor: Actor, accountId: string, keyId: string) {
     await loadManagedAccount(db, actor, accountId, { write: true });
-    return dropKey(accountId, keyId);
+    return dropKey(actor, accountId, keyId);
   }
 
   // The caller's own keys (GET/POST /keys, DELETE /keys/{keyId}): the dashboard's Developers page. Rotation without
@@ -60,7 +72,7 @@ export function createAccountKeyService(deps: { db: Db }) {
   const own = {
     list: (actor: Actor) => keysOf(actor.accountId),
     create: (actor: Actor, input: KeyInput) => issue(actor, actor.accountId, input),
-    revoke: (actor: Actor, keyId: string) => dropKey(actor.accountId, keyId),
+    revoke: (actor: Actor, keyId: string) => dropKey(actor, actor.accountId, keyId),
   };
 
   return { list, create, revoke, own };

@@ -6,6 +6,7 @@ import { AppError } from '../../platform/errors.ts';
 import { OPERATOR_COOKIE } from '../sessions/sessions.routes.ts';
 import { KeyCreated, KeyScopes } from '../keys/keys.schemas.ts';
 import { adminListRoutes } from './admin-lists.routes.ts';
+import { adminAuditRoutes } from '../audit/audit.routes.ts';
 
 /** What the simulator route needs of the built-in SMSC. */
 export interface InboundInjector {
@@ -136,6 +137,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
   }, async (request, reply) => reply.status(201).send(await admin.addNumber(request.body)));
 
   await app.register(adminListRoutes, { services });
+  await app.register(adminAuditRoutes, { services });
 
   // Development only: answers while this process runs the built-in SMSC (SMPP_HOST unset), else 404.
   app.post('/admin/simulator/inbound', {

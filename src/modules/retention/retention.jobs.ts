@@ -5,6 +5,7 @@ import { retentionCutoff, uuidv7Floor } from './cutoff.ts';
 import {
   clearCampaignBodies, clearInboundBodies, clearMessageBodies, deleteInboundFragments, deleteWebhookDeliveries,
 } from './retention.repo.ts';
+import { deleteEntriesBefore } from '../audit/audit.repo.ts';
 
 export const DEFAULT_BATCH_SIZE = 1_000;
 /** Content is due by the day; an hourly pass keeps each run small without busying the database. */
@@ -17,8 +18,12 @@ export interface RetentionOptions {
   /** the clock, injected: content created before now − retentionDays is removed */
   now: Date;
   retentionDays: number;
+  /** AUDIT_RETENTION_DAYS: audit log entries older than this are deleted (400 days by default). */
+  auditRetentionDays?: number;
   batchSize?: number;
 }
+
+export const AUDIT_RETENTION_DEFAULT_DAYS = 400;
 
 export interface RetentionResult {
   cutoff: string;
@@ -27,6 +32,7 @@ export interface RetentionResult {
   campaigns: number;
   webhookDeliveries: number;
   inboundFragments: number;
+  auditEntries: number;
 }
 
 /** Repeats one bounded statement until a batch comes back short: nothing left, or only rows others hold. */
@@ -53,12 +59,15 @@ export async function runRetention(opts: RetentionOptions): Promise<RetentionRes
   const campaigns = await drain(() => clearCampaignBodies(opts.db, batch), limit);
   const webhookDeliveries = await drain(() => deleteWebhookDeliveries(opts.db, { ...batch, idFloor: uuidv7Floor(cutoff) }), limit);
   const inboundFragments = await drain(() => deleteInboundFragments(opts.db, batch), limit);
-  return { cutoff: cutoff.toISOString(), messages, inbound, campaigns, webhookDeliveries, inboundFragments };
+  // The audit log keeps its own, longer period; this is the only place its entries are deleted.
+  const auditCutoff = retentionCutoff(opts.now, opts.auditRetentionDays ?? AUDIT_RETENTION_DEFAULT_DAYS);
+  const auditEntries = await drain(() => deleteEntriesBefore(opts.db, { cutoff: auditCutoff, limit }), limit);
+  return { cutoff: cutoff.toISOString(), messages, inbound, campaigns, webhookDeliveries, inboundFragments, auditEntries };
 }
 
 /** The worker role's schedule: a pass soon after start, then hourly, on the periodic job of platform/jobs. */
 export function startRetention(deps: {
-  db: Executor; retentionDays: number; logger: Logger; clock?: () => Date; intervalMs?: number;
+  db: Executor; retentionDays: number; auditRetentionDays?: number; logger: Logger; clock?: () => Date; intervalMs?: number;
 }): () => Promise<void> {
   return startPeriodic({
     name: 'retention',
@@ -67,8 +76,8 @@ export function startRetention(deps: {
     logger: deps.logger,
     ...(deps.clock ? { clock: deps.clock } : {}),
     run: async (now) => {
-      const r = await runRetention({ db: deps.db, now, retentionDays: deps.retentionDays });
-      if (r.messages + r.inbound + r.campaigns + r.webhookDeliveries + r.inboundFragments > 0) {
+      const r = await runRetention({ db: deps.db, now, retentionDays: deps.retentionDays, auditRetentionDays: deps.auditRetentionDays });
+      if (r.messages + r.inbound + r.campaigns + r.webhookDeliveries + r.inboundFragments + r.auditEntries > 0) {
         deps.logger.info(r, 'retention removed content');
       }
     },

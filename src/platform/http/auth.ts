@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Actor } from '../actor.ts';
-import { AppError } from '../errors.ts';
+import { AppError, type ErrorCode } from '../errors.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
 import { requireScope, type Scope } from '../../modules/keys/scopes.ts';
 
@@ -16,6 +16,11 @@ declare module 'fastify' {
 }
 
 export type Authenticate = (token: string) => Promise<Actor | null>;
+
+/** A request refused for what its caller may do, once the caller is known: the audit log records it. */
+export type OnRefused = (actor: Actor, refusal: { code: ErrorCode; method: string; route: string }) => Promise<void>;
+/** The refusals that say a caller tried something beyond its rights (not a CSRF slip, not a missing record). */
+const REFUSALS = new Set<ErrorCode>(['permission_denied', 'insufficient_scope', 'forbidden']);
 
 /** A dashboard session cookie's actor and the CSRF token its writes must carry (modules/sessions). */
 export interface SessionAuth {
@@ -65,6 +70,8 @@ async function resolveActor(request: FastifyRequest, authenticate: Authenticate,
     const found = await sessions.authenticate(cookie);
     if (!found) throw new AppError('unauthorized', 'Your session has ended: sign in again');
     checkCsrf(request, found.csrfToken);
+    // Known before the permission check, so a refusal below is recorded with who was refused.
+    request.actor = { ...found.actor, address: request.ip };
     const needed = sessions.permissionFor(request.method, request.routeOptions.url);
     const user = found.actor.user;
     if (needed && user && !(needed === 'send' ? user.canSend : user.canBilling)) {
@@ -93,7 +100,7 @@ function bearer(request: FastifyRequest): string | null {
  * key fails on its very next request here, and on other instances once the database's notification arrives.
  */
 export function requireApiKey(
-  scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth },
+  scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth; onRefused?: OnRefused },
 ): void {
   scope.decorateRequest('actor', null as unknown as Actor);
   // A keyed route without a declared scope would be open to every key: refuse to build the app instead.
@@ -102,7 +109,8 @@ export function requireApiKey(
     if (!needed) throw new Error(`Route ${String(route.method)} ${route.url} declares no key scope (config.scope)`);
   });
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const actor = await resolveActor(request, deps.authenticate, deps.sessions);
+    // A copy per request (the authenticator caches actors): the source address is this request's, for the audit log.
+    const actor = { ...await resolveActor(request, deps.authenticate, deps.sessions), address: request.ip };
     request.actor = actor;
     // A suspended account (or one whose parent is suspended: the actor carries the subtree's status) may read but
     // not change anything: no sends, sub-accounts, keys, credit moves or invites.
@@ -123,6 +131,16 @@ export function requireApiKey(
     const needed = request.routeOptions.config.scope;
     if (needed && needed !== 'any') requireScope(actor.scopes, needed);
   });
+  // Refusals here and in the services (a grant beyond the caller's own rights) alike: no transaction exists for a
+  // refusal, so this is the one place the audit log is written from a hook (decision 0060).
+  const onRefused = deps.onRefused;
+  if (onRefused) {
+    scope.addHook('onError', async (request, _reply, error) => {
+      if (request.actor && error instanceof AppError && REFUSALS.has(error.code)) {
+        await onRefused(request.actor, { code: error.code, method: request.method, route: request.routeOptions.url ?? request.url });
+      }
+    });
+  }
 }
 
 /** An operator console session: the cookie's name and its check against the current operator token. */
