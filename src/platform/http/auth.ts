@@ -132,7 +132,7 @@ export function requireApiKey(
     if (needed && needed !== 'any') requireScope(actor.scopes, needed);
   });
   // Refusals here and in the services (a grant beyond the caller's own rights) alike: no transaction exists for a
-  // refusal, so this is the one place the audit log is written from a hook (decision 0060).
+  // refusal, so this is the one place the audit log is written from a hook (decision 0056).
   const onRefused = deps.onRefused;
   if (onRefused) {
     scope.addHook('onError', async (request, _reply, error) => {
