@@ -12,7 +12,7 @@
 // then one per statement with what EXPLAIN (ANALYZE, BUFFERS) counts: index entries read, rows sorted, buffers
 // (the evidence a loaded machine does not change).
 // Usage: DATABASE_URL=postgres://…/a_fresh_database flock /tmp/tasman-bench.lock npx tsx bench/claims.ts
-// (figures in docs/performance.md, "Queue claims with a deep backlog").
+// (figures in docs/performance.md).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -128,7 +128,7 @@ export type RoundResult = Awaited<ReturnType<typeof runRound>>;
 /**
  * A measured round right after an unreported one of `prime` messages (default 1,000) on the same system: in
  * alternating rounds a system that had just run did 5–30% better than one that followed the other (an A/A run of
- * bench/ab.ts, docs/performance.md), so each round starts as the system's own second.
+ * bench/ab.ts; decision 0052), so each round starts as the system's own second.
  */
 export async function primedRound(receiver: CallbackReceiver, system: System, opts: Parameters<typeof runRound>[2] & { prime?: number }) {
   const { prime = 1000, ...round } = opts;

@@ -51,7 +51,7 @@ if (!databaseUrl) throw new Error('bench/kannel.ts compares Tasman on PostgreSQL
 
 // KANNEL_DIR: where Kannel's configuration, logs and spool go (default: in the bench's data directory, on the
 // root filesystem). On this machine's ext4 a spool that creates and deletes a file per message makes each later
-// create dearer (docs/performance.md, "why Kannel slows"); KANNEL_DIR=/dev/shm/... (tmpfs) measures Kannel without it.
+// create dearer (bench/kannel-alone.ts shows it); KANNEL_DIR=/dev/shm/... (tmpfs) measures Kannel without it.
 const kannelDir = process.env.KANNEL_DIR ?? `${dataDir}/kannel`;
 if (process.env.KANNEL_DIR) rmSync(kannelDir, { recursive: true, force: true });
 const recipient = deliverableRecipients();
@@ -147,7 +147,7 @@ try {
         if (s.name === 'kannel') await freshKannel(tag);
         await s.beforeRound?.();
         // The rest of the machine's load during the round (others' tests are not under the bench lock): Kannel's
-        // rate follows it more than Tasman's (docs/performance.md). Every system's
+        // rate follows it more than Tasman's (decision 0052). Every system's
         // database backends are the bench's own, not the rest of the machine.
         const backendPids = (await Promise.all(systems.map((x) => x.backends()))).flat();
         const load = machineLoad(() => treeCpuMs([process.pid]) + [...cpuByPid(backendPids).values()].reduce((a, b) => a + b, 0));

@@ -176,7 +176,7 @@ function loadCarriers(env: Env, e: EnvVars): { file: string | null; config: Carr
  * TASMAN_WORKERS unset: one API process per core, less the core the workers process needs when it runs beside
  * them (at least one). On this project's two cores, with PostgreSQL on the same host, one API process beside the
  * workers measured 1.1–1.4× two of them end to end at three quarters of the CPU per message: each API process
- * group-commits alone, so two halve the batches, and the processes outnumbered the cores (docs/performance.md).
+ * group-commits alone, so two halve the batches, and the processes outnumbered the cores (decision 0020).
  */
 export function defaultApiProcesses(cores: number, workersBeside: boolean): number {
   return Math.max(1, cores - (workersBeside ? 1 : 0));

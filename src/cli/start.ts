@@ -68,7 +68,7 @@ const serving = (running: Running): Serving => ({
 /**
  * Full garbage collections 10, 20 and 30 s after start-up. Compiling every route's schemas and serializers grows
  * V8's young generation to its largest, and an idle process never gives it back: about 30 MB of empty heap per
- * process at rest (measured, docs/performance.md). V8 shrinks it in a collection only when the process allocates
+ * process at rest (measured; decision 0037). V8 shrinks it in a collection only when the process allocates
  * little at that moment: one 2 s after the banner shrank nothing, one at 10 s settled the API processes but the
  * workers' polling loops often kept theirs; three settled every process tried. `gc` is not exposed without a node
  * flag, which `tasman` cannot pass to itself, so it is exposed here.

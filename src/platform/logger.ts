@@ -10,7 +10,7 @@ const FLUSH_MS = 200;
 /**
  * stdout through an asynchronous buffered writer: a synchronous write per line cost a quarter of the API's CPU
  * under load, and even asynchronous writes of a few lines each were 8% of its busy time (both measured,
- * docs/performance.md); so lines are written 8 kB at a time, and at least every 200 ms when traffic is light.
+ * decision 0045); so lines are written 8 kB at a time, and at least every 200 ms when traffic is light.
  */
 function bufferedStdout(): pino.DestinationStream & { flushSync(): void } {
   const out = pino.destination({ dest: 1, sync: false, minLength: MIN_WRITE_BYTES });

@@ -4,7 +4,7 @@ import { rows } from '../../src/platform/db/client.ts';
 import { scratchDatabaseForFile } from '../support/scratch-db.ts';
 
 // The two tables that are also work queues are vacuumed long before the default 20% of dead rows (migration 0022):
-// every claim walks the dead queue-index entries left since the last VACUUM (docs/performance.md).
+// every claim walks the dead queue-index entries left since the last VACUUM (decision 0039).
 const opened = scratchDatabaseForFile();
 
 describe('autovacuum of the queue tables', () => {

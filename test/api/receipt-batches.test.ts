@@ -3,7 +3,7 @@
 // time (group commit), and a batch never waits for a lock: it skips a row another transaction holds and that
 // receipt goes the one-receipt way, which waits on its own connection. Were the batch to wait, every receipt behind
 // it would, and since an SMSC keeps only a window of receipts unacknowledged, that wait would cap the receipt rate
-// (docs/performance.md).
+// (docs/decisions/0014-receipts-are-matched-and-batched.md).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 // The /send group commit keeps more than one statement in flight, so one statement waiting on an account's row
 // lock (a long /send-batch or credit move of that account, here a transaction holding it) does not hold up every
-// other account's sends in the process. One statement in flight was cheaper per request (docs/performance.md)
+// other account's sends in the process. One statement in flight was cheaper per request (decision 0003)
 // but failed this.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

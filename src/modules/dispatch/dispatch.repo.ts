@@ -103,7 +103,7 @@ export interface SentRecord {
  * Rows are found by primary key alone. `(m.status = 'queued') is true` means `m.status = 'queued'` (status is never
  * null) but does not match the partial queue index's predicate: written plainly, a never-analysed table (the
  * planner guesses 0.5% of rows queued) got a hash join over a bitmap scan of every queued message, and every dead
- * entry of that index, for each batch (17 ms for 20 rows with 5,000 queued, docs/performance.md). It stays a
+ * entry of that index, for each batch (17 ms for 20 rows with 5,000 queued; decision 0038). It stays a
  * condition on the row itself, so a row changed since the statement's snapshot is checked again (the claim fence).
  * A prepared statement: its text is fixed (the batch is one jsonb parameter).
  */

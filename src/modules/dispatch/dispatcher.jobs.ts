@@ -39,7 +39,7 @@ export interface DispatcherDeps {
 const WRITE_BATCH = 500;
 // One write at a time: submits accepted during a commit make one larger next write (as receipts and /send do), so
 // fewer transactions, and fewer parked-receipt look-ups (one per write). Measured against two: pipeline 1.045x,
-// faster in all 6 rounds (docs/performance.md). Safe because a write only touches rows this
+// faster in all 6 rounds (decision 0041). Safe because a write only touches rows this
 // dispatcher has claimed (the claim token), which no other writer waits on for long: a lock wait is a cancel's.
 const WRITES_IN_FLIGHT = 1;
 // Accepted submits whose `sent` write is still pending: beyond this, claiming waits for the database to catch up.

@@ -16,7 +16,7 @@ declare module 'fastify' {
 const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
 
 // The MCP SDK (and the zod it brings) is loaded by the first /mcp call, not at start: about 15 MB resident in
-// every API process that never serves one (docs/performance.md).
+// every API process that never serves one (decision 0037).
 const loadSdk = once(() => Promise.all([import('./mcp-server.ts'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]));
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });

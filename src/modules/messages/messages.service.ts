@@ -155,7 +155,7 @@ function tracksLinks(actor: Actor, given: boolean | undefined): boolean {
 /**
  * How long a /send statement runs before a second may open beside it: above what most statements take when
  * nothing waits on a lock (p50 14–31 ms, p90 24–58 ms under the send bench with this 2-core machine at load ~11;
- * docs/performance.md), and short enough that a lock wait holds other accounts' sends up by this
+ * decision 0003), and short enough that a lock wait holds other accounts' sends up by this
  * much once, not for as long as it lasts.
  */
 const SECOND_STATEMENT_AFTER_MS = 50;

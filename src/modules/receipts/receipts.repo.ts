@@ -169,7 +169,7 @@ function toMessageRow(raw: Record<string, unknown>): MessageRow {
  * connection for all of them): the receipt's deliver_sm_resp waits for this transaction. The update finds its
  * rows by primary key alone: the old update also filtered on `messages.status = 'sent'`, and without fresh
  * statistics PostgreSQL planned it as a walk over every message awaiting a receipt, re-reading the batch for each
- * (740 ms for 50 receipts with 8,800 awaiting, docs/performance.md). A prepared statement (its text is fixed: the
+ * (740 ms for 50 receipts with 8,800 awaiting; decision 0038). A prepared statement (its text is fixed: the
  * receipts are one jsonb parameter, the ids one text[]): parsing and planning it cost ~1.3 ms of the server's CPU
  * per batch. Call it in a transaction: it plans the rest of it without sequential scans (platform/db/index-lookups.ts).
  */

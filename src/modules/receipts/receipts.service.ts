@@ -14,8 +14,8 @@ import { endWithoutReceipt } from './end-without-receipt.ts';
 
 const RECEIPT_BATCH = 500;
 // One receipt batch at a time, so receipts arriving during a commit make one large next batch (group commit) rather
-// than several small ones: four at a time halved the batches and cost the pipeline 8% (docs/performance.md, session
-// 5). One is safe because a batch never waits for a row lock (applyFinalBatch skips locked rows).
+// than several small ones: four at a time halved the batches and cost the pipeline 8% (decision 0014).
+// One is safe because a batch never waits for a row lock (applyFinalBatch skips locked rows).
 const RECEIPT_BATCHES_IN_FLIGHT = 1;
 const SWEEP_BATCH = 500;
 

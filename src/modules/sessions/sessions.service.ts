@@ -23,7 +23,7 @@ const TOUCH_EVERY_MS = 60_000;
 // Algorithm.Argon2id is 2 (a const enum, which this build cannot import as a value).
 const ARGON = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 // The native argon2 module, and the dummy hash (19 MiB of hashing), only when someone first signs in: most API
-// processes never see a sign-in, and both cost resident memory at rest (docs/performance.md).
+// processes never see a sign-in, and both cost resident memory at rest (decision 0037).
 const loadArgon = once(() => import('@node-rs/argon2'));
 const argonHash = async (password: string, options: typeof ARGON) => (await loadArgon()).hash(password, options);
 export const argonVerify = async (hashed: string, password: string) => (await loadArgon()).verify(hashed, password);

@@ -55,7 +55,7 @@ export type ClaimInput = {
 export async function claimDue(db: Executor, input: ClaimInput): Promise<ClaimedDelivery[]> {
   const room = JSON.stringify(input.room);
   // Prepared (its text is fixed: the room is one jsonb parameter): planned on every call it spent 0.59 ms planning
-  // against 2.5 ms running, with one busy endpoint (docs/performance.md).
+  // against 2.5 ms running, with one busy endpoint (decision 0026).
   return claimInIndexOrder(db, (tx) => preparedRows<ClaimedDelivery>(tx, sql`
     with due as (
       select id, account_id, event, next_attempt_at from webhook_deliveries

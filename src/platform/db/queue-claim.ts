@@ -7,7 +7,7 @@ import type { Executor, Tx } from './client.ts';
 // Why: a queue table's statistics are wrong exactly when it matters. Never analysed (a fresh database), or
 // analysed while the queue was nearly empty, PostgreSQL guesses that `status = 'queued'` matches 0.5% of the rows
 // (a few dozen), and plans a bitmap scan of every due row followed by a sort: with 100,000 due rows that is
-// 50–350 ms per claim instead of a few (bench/claims.ts, docs/performance.md). The ordered index scan is the right
+// 50–350 ms per claim instead of a few (bench/claims.ts; decision 0038). The ordered index scan is the right
 // plan at every queue depth (ORDER BY the index's column, LIMIT far below the table), so the hint costs nothing
 // when the statistics are right.
 

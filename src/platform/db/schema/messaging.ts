@@ -72,7 +72,7 @@ export const messages = pgTable('messages', {
   uniqueIndex('messages_optout_code_idx').on(t.optoutCode).where(sql`${t.optoutCode} is not null`),
   index('messages_retention_idx').on(t.createdAt).where(sql`${t.body} is not null`),
   // Reports: every counter of an unfiltered report comes from the index alone (index-only scan), so a 90-day group
-  // report reads no table pages. See docs/performance.md, Reports. Also serves every per-account, by-date read
+  // report reads no table pages (bench/reports.ts measures it). Also serves every per-account, by-date read
   // (it begins with account_id, created_at), so no separate index on those two is kept: one fewer write per send.
   index('messages_report_idx').on(t.accountId, t.createdAt, t.status, t.parts, t.sentAt),
   // GET /messages?status=failed: failures are rare, so walking the report index for them could read the whole
