@@ -151,7 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie);
   await app.register(healthRoutes, {
     health: deps.health, metrics: deps.metrics, adminToken: deps.adminToken, metricsToken: deps.metricsToken,
-    operatorSessions: { cookie: OPERATOR_COOKIE, authenticate: deps.services.sessions.authenticateOperator },
+    operatorSessions: { cookie: OPERATOR_COOKIE, authenticate: deps.services.sessions.authenticateOperator, failed: deps.services.addressThrottle.failed },
   });
   await app.register(dashboardRoutes);
   await app.register(sessionRoutes, { services: deps.services, adminToken: deps.adminToken });
@@ -164,7 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => {
     markApiKeyRoutes(scope, permissionFor);
     requireApiKey(scope, {
-      authenticate: deps.services.authenticate, limiter: deps.limiter,
+      authenticate: deps.services.authenticate, limiter: deps.limiter, onUnknownKey: deps.metrics.unknownKey,
       sessions: { cookie: USER_COOKIE, authenticate: deps.services.sessions.authenticate, permissionFor },
       onRefused: deps.services.audit.refusedRequest,
     });

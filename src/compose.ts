@@ -2,6 +2,7 @@
 // (main.ts), the test app (test/support/app.ts) and the benchmarks all call compose(), so what tests exercise is
 // what production runs. Everything is passed explicitly: no module reaches for a global or a mutable slot.
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './platform/db/client.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
@@ -31,6 +32,9 @@ import type { CarrierAdminService } from './modules/carriers/carriers.service.ts
 import { receiptsWaiting } from './modules/carriers/carriers.repo.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
+import { createSignInThrottle } from './modules/sessions/sign-in-throttle.ts';
+import { createFailureCounter } from './platform/http/failure-counter.ts';
+import { createAddressThrottle } from './platform/http/address-throttle.ts';
 import { createTwoFactorService } from './modules/sessions/two-factor.service.ts';
 import { createReplyService } from './modules/messages/reply.service.ts';
 import { createSenderService } from './modules/senders/senders.service.ts';
@@ -60,6 +64,8 @@ function createServices(
   carrierAdmin: CarrierAdminService, now?: () => Date,
   /** What /status reads of the carriers when another process of the cluster holds them. */
   remoteCarriers?: StatusDeps['carriers'],
+  /** The API's Redis (REDIS_URL), which also holds the failed-attempt counters; else they live in the database. */
+  redis?: Redis | null,
 ) {
   const db: Db = database.db;
   const queued = createQueueSignal(database, 'tasman_messages_queued');
@@ -67,8 +73,10 @@ function createServices(
   const webhooks = createQueueSignal(database, 'tasman_webhooks');
   // Seals webhook signing secrets; a bad TASMAN_SECRET_KEY stops start-up here with a message naming it.
   const secretKey = loadOrCreateKey({ envValue: config.secretKey ?? undefined, dataDir: config.dataDir });
-  const twoFactor = createTwoFactorService({ db, secretKey, now });
-  const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor });
+  const failures = createFailureCounter({ db, redis });
+  const throttle = createSignInThrottle({ failures, secretKey });
+  const twoFactor = createTwoFactorService({ db, secretKey, throttle, now });
+  const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor, throttle });
   const receipts = createReceiptService({
     db, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
   });
@@ -85,6 +93,8 @@ function createServices(
     secretKey,
     authenticate: createAuthenticator(db, { listen: database.listen }) satisfies Authenticate,
     idempotency: createIdempotency(db),
+    /** Failed attempts at a secret per source address (AUTH_FAILURE_LIMIT a minute). */
+    addressThrottle: createAddressThrottle({ failures, limit: config.authFailureLimit }),
     sessions,
     twoFactor,
     admin: createAdminService({ db, invite: sessions.invite }),
@@ -161,6 +171,7 @@ interface ApiParts {
   peer: WorkersPeer | null;
   carrierStatus: () => CarrierStatus[];
   stops: Stop[];
+  redis: Redis | null;
 }
 
 /**
@@ -168,15 +179,10 @@ interface ApiParts {
  * route. Loaded only by a process that serves the API: Fastify, the route schemas, swagger and the MCP server
  * are not loaded by a workers process (docs/decisions/0019-composition-root-and-roles.md).
  */
-async function startApi({ config, options, services, logger, adminToken, simulator, peer, carrierStatus, stops }: ApiParts): Promise<FastifyInstance> {
+async function startApi({ config, options, services, logger, adminToken, simulator, peer, carrierStatus, stops, redis }: ApiParts): Promise<FastifyInstance> {
   const [{ buildApp }, { createRateLimiter }, { createHealthService }] = await Promise.all([
     import('./app.ts'), import('./platform/http/rate-limit/index.ts'), import('./modules/health/health.service.ts'),
   ]);
-  // ioredis is loaded only when REDIS_URL names a server.
-  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
-  // Every failed reconnect emits an error: the limiter reports the outage itself, once a minute.
-  redis?.on('error', () => {});
-  if (redis) stops.push(async () => { redis.disconnect(); });
   const limiter = createRateLimiter({ rps: config.rateLimit.rps, concurrency: config.rateLimit.concurrency, redis: redis ?? undefined, log: logger });
   stops.push(() => limiter.close());
   // An API process of a cluster answers for the workers process too: /ready sees its carrier links.
@@ -239,7 +245,12 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const carrierAdmin = peer
       ? relayedCarrierAdmin(peer.carrierAdmin)
       : (await import('./modules/carriers/carriers.service.ts')).createCarrierAdminService({ db: database.db, carriers, file: config.carriers.file });
-    const services = createServices(config, database, metrics, logger, carriers, carrierAdmin, options.now, remote);
+    // ioredis is loaded only when REDIS_URL names a server and this process serves the API.
+    const redis = config.redisUrl && roles.api ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
+    // Every failed reconnect emits an error: the limiter reports the outage itself, once a minute.
+    redis?.on('error', () => {});
+    if (redis) stops.push(async () => { redis.disconnect(); });
+    const services = createServices(config, database, metrics, logger, carriers, carrierAdmin, options.now, remote, redis);
     stops.push(async () => { await Promise.all([services.signals.queued.close(), services.signals.webhooks.close()]); });
     const sealed = await services.webhooks.sealStoredUrlCredentials();
     if (sealed > 0) logger.info({ endpoints: sealed }, 'webhook URL credentials saved before sealing existed are now sealed');
@@ -264,7 +275,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       receiptsWaiting: () => receiptsWaiting(services.db),
     });
 
-    const app = roles.api ? await startApi({ config, options, services, logger, adminToken, simulator, peer, carrierStatus, stops }) : null;
+    const app = roles.api ? await startApi({ config, options, services, logger, adminToken, simulator, peer, carrierStatus, stops, redis }) : null;
     const closeApp = async () => { await app?.close(); };
     stops.push(closeApp);
     await app?.ready();

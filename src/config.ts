@@ -61,6 +61,7 @@ export const ENV = Type.Object({
   MESSAGE_VALIDITY_HOURS: int(48, 1, 99 * 24, 'validity_period on every submit (1 to 2376); a message still without a receipt an hour after it ends as `expired` (`no_receipt`), checked every minute'),
   RATE_LIMIT_RPS: int(50, 1, 1_000_000, 'requests per second per API key'),
   RATE_LIMIT_CONCURRENCY: int(25, 1, 1_000_000, 'concurrent requests per API key'),
+  AUTH_FAILURE_LIMIT: int(20, 1, 1_000_000, 'failed sign-ins, operator-token, invite and reset-token attempts a minute from one address before its further failures answer 429'),
   TRUST_PROXY: optional('reverse proxies whose X-Forwarded-For is believed: addresses or CIDR ranges, or a hop count', 'off'),
   SIM_PORT: int(2775, 0, 65535, 'built-in simulator: SMPP port'),
   SIM_CONTROL_PORT: int(2776, 0, 65535, 'built-in simulator: control endpoint port (`tasman simulator`)'),
@@ -255,6 +256,8 @@ export function loadConfig(env: Env = process.env) {
     /** validity_period on every submit; a message still without a receipt this long (plus an hour) ends expired. */
     messageValidityHours: e.MESSAGE_VALIDITY_HOURS,
     rateLimit: { rps: e.RATE_LIMIT_RPS, concurrency: e.RATE_LIMIT_CONCURRENCY },
+    /** Failed attempts at a secret per address per minute before further failures answer 429. */
+    authFailureLimit: e.AUTH_FAILURE_LIMIT,
     /** Which reverse proxies' X-Forwarded-For to believe (per-client limits, request logs); false believes none. */
     trustProxy: trustProxy(e.TRUST_PROXY),
     simulator: { port: e.SIM_PORT, controlPort: e.SIM_CONTROL_PORT, dlrDelayMs: e.SIM_DLR_DELAY_MS },

@@ -63,6 +63,8 @@ export const errorStatus = {
   webhook_not_configured: 404,
   /** an invite link that is unknown, used or expired */
   invite_invalid: 404,
+  /** a password reset link that is unknown, used or expired */
+  reset_invalid: 404,
   /** the route does not exist */
   route_not_found: 404,
   /** method not allowed on this route */
@@ -89,8 +91,10 @@ export const errorStatus = {
   rate_limited: 429,
   /** over the per-key concurrent request limit */
   concurrency_limited: 429,
-  /** too many failed sign-ins for this email: locked for a while (Retry-After) */
+  /** failed sign-ins for this email (from a browser not signed in to it before): wait before the next try (Retry-After) */
   login_locked: 429,
+  /** more than AUTH_FAILURE_LIMIT failed sign-ins or token attempts from this address this minute (Retry-After) */
+  too_many_failures: 429,
   /** the sub-account's daily send limit is used up */
   daily_limit_exceeded: 429,
   /** something we did not expect; logged with the request id */

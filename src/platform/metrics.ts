@@ -16,12 +16,19 @@ export interface MetricSources {
  * asks the primary, which adds up every process's registry (gauges read from the shared database take the
  * largest, not the sum); separate instances are separate scrape targets, summed in Prometheus.
  */
+const UNKNOWN_KEY_ADDRESSES = 1000;
+
 export function createMetrics(options: { render?: () => Promise<string> } = {}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
   let sources: MetricSources | null = null;
 
+  const unknownKeys = new Counter({
+    name: 'tasman_auth_unknown_keys_total', help: 'Requests with an unknown or revoked API key, by source address (the first 1,000 addresses; the rest as "other")',
+    labelNames: ['address'], registers,
+  });
+  const unknownKeyAddresses = new Set<string>();
   const metrics = {
     registry,
     /** The text GET /metrics answers: this registry, or the whole cluster's. */
@@ -35,6 +42,13 @@ export function createMetrics(options: { render?: () => Promise<string> } = {}) 
     submitted: new Counter({ name: 'tasman_messages_submitted_total', help: 'Messages the SMSC accepted (submit_sm_resp OK)', registers }),
     receipts: new Counter({ name: 'tasman_receipts_total', help: 'Delivery receipts received, by status', labelNames: ['status'], registers }),
     webhookDeliveries: new Counter({ name: 'tasman_webhook_deliveries_total', help: 'Webhook delivery attempts, by result (delivered, retry, failed)', labelNames: ['result'], registers }),
+    /** Counts a request with an unknown or revoked API key from this address (tasman_auth_unknown_keys_total). */
+    unknownKey(address: string) {
+      // A label per address, up to a bound, so requests from ever new addresses cannot grow the registry forever.
+      const label = unknownKeyAddresses.has(address) || unknownKeyAddresses.size < UNKNOWN_KEY_ADDRESSES ? address : 'other';
+      unknownKeyAddresses.add(label);
+      unknownKeys.inc({ address: label });
+    },
     /** Where the scrape-time gauges read from; set once the database and the carrier link exist. */
     watch(s: MetricSources) { sources = s; },
   };

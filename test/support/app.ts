@@ -45,6 +45,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     DATA_DIR: dataDir,
     RATE_LIMIT_RPS: '100000',
     RATE_LIMIT_CONCURRENCY: '10000',
+    // Test files share one database and one address (127.0.0.1): the per-address limit is tested with its own.
+    AUTH_FAILURE_LIMIT: '1000000',
     LOG_LEVEL: 'silent',
     SIM_PORT: '0',
     DATABASE_URL: scratch?.url ?? testDatabaseUrl(),

@@ -31,7 +31,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
   simulator: InboundInjector | null;
   adminToken: string | null;
 }> = async (app, { services, simulator, adminToken }) => {
-  requireAdminToken(app, adminToken, { cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator });
+  requireAdminToken(app, adminToken, { cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator, failed: services.addressThrottle.failed });
   const { admin } = services;
 
   app.post('/admin/accounts', {

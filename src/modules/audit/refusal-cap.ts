@@ -1,5 +1,5 @@
 /**
- * How many refused attempts the audit log records per actor per minute (decision 0056).
+ * How many refused attempts the audit log records per actor per minute (decision 0057).
  * Counted in this process's memory: an attacker spread over N API processes gets N times the cap, which still
  * bounds the log's growth, and nothing is shared or persisted for a count that only needs to be roughly right.
  */

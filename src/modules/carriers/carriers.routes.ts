@@ -32,7 +32,7 @@ const Carriers = Type.Object({
 
 /** The operator's carriers and routes: this process's, or in a `tasman start` cluster the workers process's (relayed); 404 on a process that runs no workers outside one. */
 export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminToken: string | null }> = async (app, { services, adminToken }) => {
-  requireAdminToken(app, adminToken, { cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator });
+  requireAdminToken(app, adminToken, { cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator, failed: services.addressThrottle.failed });
 
   // not_found: this process runs no carriers; service_unavailable: the workers process did not answer the relay.
   app.get('/admin/carriers', {

@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
-import { accountUsers, loginFailures, loginLocks, sessions } from '../../platform/db/schema/index.ts';
+import { accountUsers, sessions } from '../../platform/db/schema/index.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { PARENT_JOIN, SUBTREE_OPEN, SUBTREE_STATUS, toActor, type ActorRow } from '../keys/keys.repo.ts';
 import { ALL_SCOPES } from '../keys/scopes.ts';
@@ -80,37 +80,6 @@ export async function loginCandidates(db: Executor, email: string) {
     select u.id, u.password_hash from account_users u join accounts a on a.id = u.account_id
     where lower(u.email) = ${email} and u.removed_at is null and u.password_hash is not null and a.account_status <> 'closed'
     order by u.created_at, u.id limit 5`);
-}
-
-/** Seconds until the email's lock ends, or 0 when it is not locked. */
-export async function lockedFor(db: Executor, email: string): Promise<number> {
-  const [row] = await rows<{ s: number }>(db, sql`
-    select ceil(extract(epoch from locked_until - now()))::int as s from login_locks where email = ${email} and locked_until > now()`);
-  return row?.s ?? 0;
-}
-
-/**
- * Records a failed sign-in; when it is the `limit`th within `windowMinutes`, locks the email for `lockMinutes`
- * and starts the count again. Returns true when this failure locked it.
- */
-export async function recordFailure(db: Executor, email: string, opts: { limit: number; windowMinutes: number; lockMinutes: number }): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    await tx.insert(loginFailures).values({ email });
-    // Serialise failures of one email so two concurrent ones cannot both miss the limit.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`login:${email}`}))`);
-    const [{ n } = { n: 0 }] = await rows<{ n: number }>(tx, sql`
-      select count(*)::int as n from login_failures where email = ${email} and failed_at > now() - make_interval(mins => ${opts.windowMinutes})`);
-    await tx.execute(sql`delete from login_failures where email = ${email} and failed_at <= now() - make_interval(mins => ${opts.windowMinutes})`);
-    if (n < opts.limit) return false;
-    await tx.insert(loginLocks).values({ email, lockedUntil: sql`now() + make_interval(mins => ${opts.lockMinutes})` })
-      .onConflictDoUpdate({ target: loginLocks.email, set: { lockedUntil: sql`now() + make_interval(mins => ${opts.lockMinutes})` } });
-    await tx.delete(loginFailures).where(eq(loginFailures.email, email));
-    return true;
-  });
-}
-
-export async function clearFailures(db: Executor, email: string): Promise<void> {
-  await db.delete(loginFailures).where(eq(loginFailures.email, email));
 }
 
 /** Gives a member a fresh invite (replacing any earlier one, which stops working). */

@@ -7,13 +7,12 @@ import { hashToken, newToken, sameSecret } from './tokens.ts';
 import { passwordMessages, passwordProblem } from './password-policy.ts';
 import type { TwoFactorService } from './two-factor.service.ts';
 import { endChallenge, findChallenge, insertChallenge } from './two-factor.repo.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
 import {
-  acceptInvite, clearFailures, findInvite, findOperatorSession, findUserSession, insertSession, lockedFor,
-  loginCandidates, recordFailure, revokeSession, setInvite, touchSession,
+  acceptInvite, findInvite, findOperatorSession, findUserSession, insertSession,
+  loginCandidates, revokeSession, setInvite, touchSession,
 } from './sessions.repo.ts';
 
-/** 10 failed sign-ins per email within 15 minutes lock that email for 15 minutes. */
-export const LOCKOUT = { limit: 10, windowMinutes: 15, lockMinutes: 15 } as const;
 const INVITE_DAYS = 7;
 // How long a password accepted for a user with a second factor waits for the code.
 export const CHALLENGE_MINUTES = 5;
@@ -51,7 +50,7 @@ function weakPassword(message: string): AppError {
  * Dashboard sign-in. A signed-in browser is an actor like an API key (same routes, same tenant rules); these are
  * the ways to become one and to stop being one. Cookie tokens and invite tokens are stored only as hashes.
  */
-export function createSessionService(deps: { db: Db; publicUrl: string; twoFactor: TwoFactorService }) {
+export function createSessionService(deps: { db: Db; publicUrl: string; twoFactor: TwoFactorService; throttle: SignInThrottle }) {
   const { db } = deps;
 
   async function open(exec: Executor, row: { kind: 'user' | 'operator'; userId?: string; operatorTokenHash?: string }): Promise<NewSession> {
@@ -86,22 +85,18 @@ export function createSessionService(deps: { db: Db; publicUrl: string; twoFacto
     return open(db, { kind: 'user', userId });
   }
 
-  async function refuseLocked(email: string): Promise<void> {
-    const locked = await lockedFor(db, email);
-    if (locked > 0) {
-      throw new AppError('login_locked', 'Too many failed sign-ins for this email: try again later', { retry_after: locked });
-    }
-  }
-
   /**
-   * Email and password. The same email may belong to members of several accounts: the oldest membership whose
-   * password matches is signed in. Locked emails are refused before any password is checked. A user with a
-   * second factor gets a challenge instead of a session, and the failure count is left as it is: only a whole
-   * sign-in clears it, so re-entering the password does not buy more guesses at the code.
+   * Email and password, from a browser that may bring a device cookie. The same email may belong to members of
+   * several accounts: the oldest membership whose password matches is signed in. A client still waiting after
+   * earlier failures is refused before any password is checked; a browser that signed in to this email before
+   * waits only for its own failures, never for strangers'. A user with a second factor gets a challenge instead
+   * of a session, and the failure count is left as it is: only a whole sign-in clears it, so re-entering the
+   * password does not buy more guesses at the code.
    */
-  async function login(emailGiven: string, password: string): Promise<NewSession | SecondFactorChallenge> {
+  async function login(emailGiven: string, password: string, deviceCookie?: string): Promise<NewSession | SecondFactorChallenge> {
     const email = normalEmail(emailGiven);
-    await refuseLocked(email);
+    const device = deps.throttle.trustedDevice(deviceCookie, email);
+    await deps.throttle.refuseWhileDelayed(email, device);
     const candidates = await loginCandidates(db, email);
     let userId: string | null = null;
     for (const c of candidates) {
@@ -109,7 +104,7 @@ export function createSessionService(deps: { db: Db; publicUrl: string; twoFacto
     }
     if (candidates.length === 0) await argonVerify(await DUMMY_HASH(), password);
     if (!userId) {
-      await recordFailure(db, email, LOCKOUT);
+      await deps.throttle.failed(email, device);
       throw new AppError('invalid_credentials', 'Wrong email or password');
     }
     if (await deps.twoFactor.required(userId)) {
@@ -117,27 +112,29 @@ export function createSessionService(deps: { db: Db; publicUrl: string; twoFacto
       await insertChallenge(db, { tokenHash: hashToken(challenge), userId, email, expiresAt: new Date(Date.now() + CHALLENGE_MINUTES * 60_000) });
       return { challenge, expiresIn: CHALLENGE_MINUTES * 60 };
     }
-    await clearFailures(db, email);
+    await deps.throttle.succeeded(email, device);
     return open(db, { kind: 'user', userId });
   }
 
   /**
    * The second step: the challenge from the password step and a code from the app (or a recovery code). A wrong
-   * code counts towards the email's lockout like a wrong password; a right one is spent, as is the challenge.
+   * code counts like a wrong password (on the device cookie's count for a known browser); a right one is spent,
+   * as is the challenge.
    */
-  async function verifySecondFactor(challenge: string, code: string): Promise<NewSession> {
+  async function verifySecondFactor(challenge: string, code: string, deviceCookie?: string): Promise<NewSession> {
     const tokenHash = hashToken(challenge);
     const found = await findChallenge(db, tokenHash);
     if (!found) throw new AppError('unauthorized', 'This sign-in has expired: enter your email and password again');
-    await refuseLocked(found.email);
+    const device = deps.throttle.trustedDevice(deviceCookie, found.email);
+    await deps.throttle.refuseWhileDelayed(found.email, device);
     if (!(await deps.twoFactor.check(found.user_id, code))) {
-      await recordFailure(db, found.email, LOCKOUT);
+      await deps.throttle.failed(found.email, device);
       throw new AppError('invalid_code', 'That code is not right, or was used already: try the current one', {
         details: [{ field: 'code', message: 'Wrong or already used code' }],
       });
     }
     if (!(await endChallenge(db, tokenHash))) throw new AppError('unauthorized', 'This sign-in has expired: enter your email and password again');
-    await clearFailures(db, found.email);
+    await deps.throttle.succeeded(found.email, device);
     return open(db, { kind: 'user', userId: found.user_id });
   }
 
@@ -169,7 +166,10 @@ export function createSessionService(deps: { db: Db; publicUrl: string; twoFacto
     return { csrfToken: found.csrf_token };
   }
 
-  return { invite, describeInvite, redeemInvite, login, verifySecondFactor, operatorLogin, logout, authenticate, authenticateOperator };
+  /** The device cookie to give a browser that just signed in as this user (docs/decisions/0057-sign-in-throttle.md). */
+  const deviceCookie = (current: string | undefined, email: string) => deps.throttle.deviceCookieAfterSignIn(current, normalEmail(email));
+
+  return { invite, describeInvite, redeemInvite, login, verifySecondFactor, operatorLogin, logout, authenticate, authenticateOperator, deviceCookie };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

@@ -3,8 +3,8 @@ import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { open, seal } from '../../platform/crypto/secret-box.ts';
 import { acceptedStep, hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, otpauthUri } from './totp.ts';
-import { lockedFor, recordFailure } from './sessions.repo.ts';
-import { argonVerify, LOCKOUT } from './sessions.service.ts';
+import { argonVerify } from './sessions.service.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
 import { claimStep, clearTotp, enableTotp, setPendingSecret, spendRecoveryCode, totpState, type TotpState } from './two-factor.repo.ts';
 
 function userOf(actor: Actor): NonNullable<Actor['user']> {
@@ -21,7 +21,7 @@ const notOn = () => new AppError('conflict', 'Two-factor authentication is not o
  * password), an owner's reset of a member's, and the check the sign-in's second step makes. The secret is
  * sealed at rest under the service key, like webhook signing secrets.
  */
-export function createTwoFactorService(deps: { db: Db; secretKey: Buffer; now?: () => Date }) {
+export function createTwoFactorService(deps: { db: Db; secretKey: Buffer; throttle: SignInThrottle; now?: () => Date }) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -65,24 +65,23 @@ export function createTwoFactorService(deps: { db: Db; secretKey: Buffer; now?: 
 
   /**
    * Off with a current code, a recovery code or the password. Wrong ones count towards the email's sign-in
-   * lockout, and a locked email cannot turn it off either: a stolen session cannot guess the password here.
+   * delay, and an email that must wait cannot turn it off either: a stolen session cannot guess the password here.
    */
   async function disable(actor: Actor, input: { code?: string | undefined; password?: string | undefined }) {
     const user = userOf(actor);
     const state = await totpState(db, user.id);
     if (!state.sealed) throw notOn();
     const email = user.email.trim().toLowerCase();
-    const locked = await lockedFor(db, email);
-    if (locked > 0) throw new AppError('login_locked', 'Too many failed attempts for this email: try again later', { retry_after: locked });
+    await deps.throttle.refuseWhileDelayed(email, null);
     if (state.enabledAt) {
       if (input.code) {
         if (!(await spendCode(user.id, state, input.code))) {
-          await recordFailure(db, email, LOCKOUT);
+          await deps.throttle.failed(email, null);
           throw wrong('code', 'That code is not right, or was used already');
         }
       } else if (input.password) {
         if (!state.passwordHash || !(await argonVerify(state.passwordHash, input.password))) {
-          await recordFailure(db, email, LOCKOUT);
+          await deps.throttle.failed(email, null);
           throw wrong('password', 'Wrong password');
         }
       } else {

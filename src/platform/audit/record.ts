@@ -4,7 +4,7 @@ import { uuidv7 } from '../ids.ts';
 import { auditActor, type AuditEntry } from './entry.ts';
 import { redact } from './redact.ts';
 
-// The audit log's one writer (docs/audit-log.md, decision 0056). In platform/ because every module that changes
+// The audit log's one writer (docs/audit-log.md, decision 0057). In platform/ because every module that changes
 // something records it, while the audit module (its routes and lists) depends on modules itself.
 
 const json = (v: Record<string, unknown> | null) => (v === null ? sql`null` : sql`${JSON.stringify(v)}::jsonb`);

@@ -63,7 +63,9 @@ function checkCsrf(request: FastifyRequest, expected: string): void {
  * A bearer key, else a dashboard session cookie: one actor either way, so every route keeps one set of rules. A
  * request that carries a key is judged by the key alone.
  */
-async function resolveActor(request: FastifyRequest, authenticate: Authenticate, sessions: SessionAuth | undefined): Promise<Actor> {
+async function resolveActor(
+  request: FastifyRequest, authenticate: Authenticate, sessions: SessionAuth | undefined, onUnknownKey?: (address: string) => void,
+): Promise<Actor> {
   const token = bearer(request);
   const cookie = sessions && !request.headers.authorization ? cookieOf(request, sessions.cookie) : undefined;
   if (!token && cookie && sessions) {
@@ -83,7 +85,11 @@ async function resolveActor(request: FastifyRequest, authenticate: Authenticate,
   }
   if (!token) throw new AppError('unauthorized', 'Missing API key: send Authorization: Bearer <key>');
   const actor = await authenticate(token);
-  if (!actor) throw new AppError('unauthorized', 'Invalid or revoked API key');
+  if (!actor) {
+    // Keys are long random secrets: guessing is not the threat, so an unknown key keeps its 401 and is counted.
+    onUnknownKey?.(request.ip);
+    throw new AppError('unauthorized', 'Invalid or revoked API key');
+  }
   return actor;
 }
 
@@ -100,7 +106,8 @@ function bearer(request: FastifyRequest): string | null {
  * key fails on its very next request here, and on other instances once the database's notification arrives.
  */
 export function requireApiKey(
-  scope: FastifyInstance, deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth; onRefused?: OnRefused },
+  scope: FastifyInstance,
+  deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth; onRefused?: OnRefused; onUnknownKey?: (address: string) => void },
 ): void {
   scope.decorateRequest('actor', null as unknown as Actor);
   // A keyed route without a declared scope would be open to every key: refuse to build the app instead.
@@ -110,7 +117,7 @@ export function requireApiKey(
   });
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     // A copy per request (the authenticator caches actors): the source address is this request's, for the audit log.
-    const actor = { ...await resolveActor(request, deps.authenticate, deps.sessions), address: request.ip };
+    const actor = { ...await resolveActor(request, deps.authenticate, deps.sessions, deps.onUnknownKey), address: request.ip };
     request.actor = actor;
     // A suspended account (or one whose parent is suspended: the actor carries the subtree's status) may read but
     // not change anything: no sends, sub-accounts, keys, credit moves or invites.
@@ -132,7 +139,7 @@ export function requireApiKey(
     if (needed && needed !== 'any') requireScope(actor.scopes, needed);
   });
   // Refusals here and in the services (a grant beyond the caller's own rights) alike: no transaction exists for a
-  // refusal, so this is the one place the audit log is written from a hook (decision 0056).
+  // refusal, so this is the one place the audit log is written from a hook (decision 0057).
   const onRefused = deps.onRefused;
   if (onRefused) {
     scope.addHook('onError', async (request, _reply, error) => {
@@ -147,6 +154,8 @@ export function requireApiKey(
 export interface OperatorSessionAuth {
   cookie: string;
   authenticate(sessionToken: string, operatorToken: string): Promise<{ csrfToken: string } | null>;
+  /** Counts a wrong operator token against the source address; the 429 to answer instead beyond the limit. */
+  failed?(address: string): Promise<AppError | null>;
 }
 
 /** The operator API's bearer token, compared in constant time; or an operator console session (with CSRF). */
@@ -163,7 +172,9 @@ export function requireAdminToken(scope: FastifyInstance, token: string | null, 
     }
     const given = bearer(request);
     const ok = given !== null && timingSafeEqual(createHash('sha256').update(given).digest(), expected);
-    if (!ok) throw new AppError('unauthorized', 'Invalid operator token');
+    if (ok) return;
+    const refused = given !== null ? await sessions?.failed?.(request.ip) : null;
+    throw refused ?? new AppError('unauthorized', 'Invalid operator token');
   });
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns.ts';
 import { accountUsers } from './accounts.ts';
 
@@ -20,16 +20,13 @@ export const sessions = pgTable('sessions', {
   check('sessions_kind_check', sql`${t.kind} in ('user', 'operator')`),
 ]);
 
-/** Failed sign-ins per (lower-cased) email, for the lockout; rows older than the window are deleted as we go. */
-export const loginFailures = pgTable('login_failures', {
-  email: text('email').notNull(),
-  failedAt: ts('failed_at').notNull().defaultNow(),
-}, (t) => [index('login_failures_email_idx').on(t.email, t.failedAt)]);
-
-export const loginLocks = pgTable('login_locks', {
-  email: text('email').primaryKey(),
-  lockedUntil: ts('locked_until').notNull(),
-});
+/** Failed authentication attempts per key (address, email, device cookie) without Redis (migration 0024). */
+export const authFailures = pgTable('auth_failures', {
+  key: text('key').primaryKey(),
+  windowStart: ts('window_start').notNull(),
+  failures: integer('failures').notNull(),
+  lastFailedAt: ts('last_failed_at').notNull(),
+}, (t) => [index('auth_failures_last_idx').on(t.lastFailedAt)]);
 
 /** One-time recovery codes of a user's second factor, as SHA-256 (migration 0020). */
 export const userRecoveryCodes = pgTable('user_recovery_codes', {
