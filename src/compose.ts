@@ -219,7 +219,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   try {
     const database = await openDatabase({
       databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: options.poolSize ?? config.databasePoolSize, postgresUser: config.postgresUser,
-      connectTimeoutMs: config.databaseConnectTimeoutMs,
+      connectTimeoutMs: config.databaseConnectTimeoutMs, logger: logger.child({ component: 'database' }),
     });
     stops.push(() => database.close());
     const metrics = createMetrics(peer ? { render: peer.renderMetrics } : {});

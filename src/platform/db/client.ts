@@ -11,7 +11,9 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.ts';
 import { startEmbeddedPostgres } from './embedded/server.ts';
 import { firstConnection } from './connect-retry.ts';
-import { channelToken, LISTENER_ANY, LISTENER_PREFIX, listenerName } from './listener-name.ts';
+import { channelToken, LISTENER_ANY, LISTENER_PREFIX } from './listener-name.ts';
+import { createListener } from './listener.ts';
+import { ResilientPool } from './pool.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -87,13 +89,15 @@ export interface OpenOptions {
   postgresUser?: string;
   /** How long to retry a server that does not answer yet (DATABASE_CONNECT_TIMEOUT); default 0, no retry. */
   connectTimeoutMs?: number;
+  /** Where a lost LISTEN connection is reported. */
+  logger?: { warn(obj: object, msg?: string): void };
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl !== null) return connect(options.databaseUrl, false, options.poolSize, options.connectTimeoutMs);
+  if (options.databaseUrl !== null) return connect(options.databaseUrl, false, options);
   const server = await startEmbeddedPostgres({ dataDir: options.dataDir, serverUser: options.postgresUser });
   try {
-    const database = await connect(server.url, true, options.poolSize);
+    const database = await connect(server.url, true, { ...options, connectTimeoutMs: 0 });
     return { ...database, async close() { await database.close(); await server.stop(); } };
   } catch (err) {
     await server.stop();
@@ -101,12 +105,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
 }
 
-async function connect(databaseUrl: string, embedded: boolean, poolSize = 20, connectTimeoutMs = 0): Promise<Database> {
+async function connect(databaseUrl: string, embedded: boolean, options: OpenOptions): Promise<Database> {
+  const { poolSize = 20, connectTimeoutMs = 0 } = options;
   const local = new EventEmitter();
   local.setMaxListeners(0);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
-  // An idle client's error (server restart) must not crash the process; the pool replaces the client.
-  pool.on('error', () => {});
+  // Survives connections being reset (pool.ts): a broken client is destroyed, never reused, never a crash.
+  const pool = new ResilientPool({ connectionString: databaseUrl, max: poolSize });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const lockClient = await firstConnection(pool, databaseUrl, connectTimeoutMs).catch(async (err: unknown) => {
     await pool.end();
@@ -120,29 +124,19 @@ async function connect(databaseUrl: string, embedded: boolean, poolSize = 20, co
     lockClient.release();
   }
 
-  let listener: pg.Client | null = null;
-  const channels = new Set<string>();
-  const ensureListener = async (channel: string) => {
-    if (!listener) {
-      listener = new pg.Client({ connectionString: databaseUrl });
-      listener.on('error', () => {});
-      listener.on('notification', (n) => local.emit(n.channel, n.payload ?? ''));
-      await listener.connect();
-    }
-    if (!channels.has(channel)) {
-      channels.add(channel);
-      await listener.query(`listen "${channel.replace(/"/g, '')}"`);
-      // Names what it listens to, for othersListen in other processes (listener-name.ts).
-      await listener.query('select set_config(\'application_name\', $1, false)', [listenerName(channels)]);
-    }
-  };
+  // Re-listens after a reset and wakes every channel once then (listener.ts).
+  const listener = createListener({
+    client: () => new pg.Client({ connectionString: databaseUrl }),
+    onNotify: (channel, payload) => local.emit(channel, payload),
+    logger: options.logger,
+  });
 
   return {
     db,
     kind: 'postgres',
     embedded,
     async listen(channel, onNotify) {
-      await ensureListener(channel);
+      await listener.add(channel);
       local.on(channel, onNotify);
       return async () => void local.off(channel, onNotify);
     },
@@ -154,7 +148,7 @@ async function connect(databaseUrl: string, embedded: boolean, poolSize = 20, co
       // too: processes of earlier releases named their channels in full.
       const [row] = await rows<{ n: number }>(db, sql`
         select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and pid <> ${(listener as { processID?: number } | null)?.processID ?? 0}
+        where datname = current_database() and pid <> ${listener.pid()}
           and (application_name = ${LISTENER_ANY}
             or position(${` ${channelToken(channel)} `} in ' ' || substr(application_name, ${LISTENER_PREFIX.length + 1}) || ' ') > 0
             or position(${` ${channel} `} in ' ' || substr(application_name, ${LISTENER_PREFIX.length + 1}) || ' ') > 0)
@@ -162,7 +156,7 @@ async function connect(databaseUrl: string, embedded: boolean, poolSize = 20, co
       return (row?.n ?? 1) > 0;
     },
     async close() {
-      if (listener) await (listener as pg.Client).end().catch(() => {});
+      await listener.close();
       await pool.end();
     },
   };

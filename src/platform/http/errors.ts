@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorStatus, type ErrorCode } from '../errors.ts';
 import { findInputProblem } from './input-guard.ts';
-import { sqlStateOf } from '../db/sql-state.ts';
+import { isDatabaseUnavailable, sqlStateOf } from '../db/sql-state.ts';
 
 // `code` is an ErrorCode: the union in platform/errors.ts is closed, so every code this handler can emit is
 // declared there with its status.
@@ -26,6 +26,9 @@ function fromDatabase(err: unknown): AppError | null {
   if (code === '22P02' || code === '22003') return new AppError('validation_failed', 'A value is out of range');
   // Text PostgreSQL cannot store (NUL, invalid UTF-8): the input guard refuses it first; this is the backstop.
   if (code === '22021' || code === '22P05') return new AppError('validation_failed', 'A value contains characters that cannot be stored');
+  // The connection was reset or the server is failing over: nothing was answered 2xx, so a retry (with the same
+  // Idempotency-Key for a send) is safe.
+  if (isDatabaseUnavailable(err)) return new AppError('service_unavailable', 'The database is unavailable; try again shortly');
   return null;
 }
 
@@ -68,6 +71,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status === 429 && err instanceof AppError && typeof err.extra.retry_after === 'number') {
       reply.header('retry-after', String(err.extra.retry_after));
     }
+    // Unavailable for now (a database reset or failover, the workers process restarting): worth a retry soon.
+    if (status === 503) reply.header('retry-after', '1');
     return reply.status(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => {

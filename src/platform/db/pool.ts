@@ -1,0 +1,70 @@
+import pg from 'pg';
+import { isDatabaseUnavailable } from './sql-state.ts';
+
+type Release = (err?: Error | boolean) => void;
+
+/**
+ * The connection pool, made to survive its connections being reset (57P01 from pg_terminate_backend, a failover
+ * or a pooler restart; ECONNRESET; 57P02/57P03; class 08):
+ *
+ * - Every client has an 'error' listener for its whole life. pg-pool listens only while a client is idle, so a
+ *   connection that broke while checked out (between the statements of a transaction, say) raised an unhandled
+ *   'error' event and the process exited.
+ * - A checked-out client whose connection breaks is released at once with the error: pg-pool destroys it (never
+ *   returns it to the pool) and its slot is free even if its holder never releases it (drizzle's `transaction`
+ *   does not when its BEGIN fails). The holder's own release later is a no-op.
+ * - A client that saw a connection-class error on a statement (the FATAL reached the statement before the socket
+ *   closed) is destroyed when released, not handed to the next caller.
+ *
+ * What the holder was doing fails with the error; retrying it is the holder's business (batchers retry, worker
+ * loops claim again, leases hand claimed rows back, the API answers 503).
+ */
+export class ResilientPool extends pg.Pool {
+  /** The connection-class error a client saw, if any: it is destroyed when released. */
+  readonly #broken = new WeakMap<pg.PoolClient, Error>();
+
+  constructor(config: pg.PoolConfig) {
+    super(config);
+    // An idle client's error: pg-pool has removed the client already; nothing else to do.
+    this.on('error', () => {});
+    this.on('connect', (client) => {
+      client.on('error', (err: Error) => this.#broken.set(client as pg.PoolClient, err));
+      watchQueries(client as pg.PoolClient, (err) => this.#broken.set(client as pg.PoolClient, err));
+    });
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: Release) => void): void;
+  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: Release) => void): Promise<pg.PoolClient> | void {
+    // The callback form is pool.query's, which releases with the error itself.
+    if (callback) return super.connect(callback);
+    return super.connect().then((client) => this.#checkedOut(client));
+  }
+
+  #checkedOut(client: pg.PoolClient): pg.PoolClient {
+    const release = client.release as Release;
+    let released = false;
+    const done: Release = (err) => {
+      if (released) return;
+      released = true;
+      client.removeListener('error', onError);
+      release(err || this.#broken.get(client));
+    };
+    const onError = (err: Error) => done(err);
+    client.on('error', onError);
+    client.release = done;
+    return client;
+  }
+}
+
+/** Calls `onLost` when a statement on `client` fails because the connection or the server's role went. */
+function watchQueries(client: pg.PoolClient, onLost: (err: Error) => void): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result && typeof (result as Promise<unknown>).then === 'function') {
+      (result as Promise<unknown>).then(undefined, (err: Error) => { if (isDatabaseUnavailable(err)) onLost(err); });
+    }
+    return result;
+  };
+}
