@@ -9,6 +9,7 @@ import { uuidv7 } from './platform/ids.ts';
 import { frameworkErrors, guardInput, registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { forgetActorsAfterWrites, requireApiKey } from './platform/http/auth.ts';
+import { API_TAGS, withExamples } from './platform/http/openapi.ts';
 import { markApiKeyRoutes, registerRouteRegistry } from './platform/http/route-registry.ts';
 import type { RateLimiter } from './platform/http/rate-limit/index.ts';
 import { adminRoutes, type InboundInjector } from './modules/admin/admin.routes.ts';
@@ -142,9 +143,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
       },
       security: [{ bearerAuth: [] }],
+      tags: API_TAGS,
       // The events Tasman POSTs to clients' endpoints (docs/webhooks.md).
       webhooks: webhookEvents(MessageResponse, ClickEventBody),
     },
+    transform: withExamples,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

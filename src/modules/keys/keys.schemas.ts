@@ -1,7 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { described, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+import { EX } from '../../platform/http/examples.ts';
 
 const ScopeName = Type.Union([Type.Literal('read'), Type.Literal('send'), Type.Literal('manage')]);
 const ScopeList = Type.Array(ScopeName, { description: 'read: see; send: spend credits on messages; manage: change the account' });
@@ -11,14 +11,26 @@ export const KeyScopes = Type.Array(ScopeName, {
 });
 
 // API keys, as the account's own key routes and a parent's sub-account key routes show them.
+const KeyId = described(Uuid, 'The key\'s id (not the key: it cannot authenticate)');
+const KeyName = Type.String({ description: 'Its label, for people' });
+const Prefix = Type.String({ description: 'The key\'s first characters (tsm_…), to recognise it without the secret' });
 export const KeyList = Type.Object({
   keys: Type.Array(Type.Object({
-    id: Uuid, name: Type.String(), prefix: Type.String(), scopes: ScopeList, revoked_at: Nullable(Timestamp),
-    created_at: Timestamp, last_used_at: Nullable(Timestamp),
-  })),
-});
-export const CreateKey = Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })), scopes: Type.Optional(KeyScopes) });
+    id: KeyId, name: KeyName, prefix: Prefix, scopes: ScopeList,
+    revoked_at: nullable(Timestamp, 'When it was revoked; null while it works'),
+    created_at: described(Timestamp, 'When it was issued'),
+    last_used_at: nullable(Timestamp, 'When it last authenticated a request (to within a minute); null if never'),
+  }), { description: 'Every key of the account, revoked ones included, newest first' }),
+}, { description: 'The account\'s API keys' });
+export const CreateKey = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 100, description: 'A label for people, up to 100 characters (default: API key)' })),
+  scopes: Type.Optional(KeyScopes),
+}, { description: 'The new key\'s label and scopes; both optional (an empty body is fine)' });
 export const KeyCreated = Type.Object({
-  id: Uuid, key: Type.String({ description: 'the full key: shown only in this response' }), prefix: Type.String(),
-  name: Type.String(), scopes: ScopeList, created_at: Timestamp,
-});
+  id: KeyId, key: Type.String({ description: 'the full key: shown only in this response' }), prefix: Prefix,
+  name: KeyName, scopes: ScopeList, created_at: described(Timestamp, 'When it was issued'),
+}, { description: 'The new key, in full this once' });
+
+export const KEY_EXAMPLE = { id: EX.key, name: 'ci', prefix: 'tsm_7Hq2xK9p', scopes: ['read', 'send'], created_at: EX.created };
+export const KEY_LIST_EXAMPLE = { keys: [{ ...KEY_EXAMPLE, revoked_at: null, last_used_at: EX.sent }] };
+export const KEY_CREATED_EXAMPLE = { ...KEY_EXAMPLE, key: 'tsm_7Hq2xK9pL4mN8vB3cR6tY1wZ5aD0fG2j' };

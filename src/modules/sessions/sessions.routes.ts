@@ -5,8 +5,10 @@ import { AppError } from '../../platform/errors.ts';
 import type { Services } from '../../compose.ts';
 import { CSRF_HEADER } from '../../platform/http/auth.ts';
 import {
-  InviteAccept, InviteInfo, InviteToken, Login, OperatorLogin, OperatorSessionInfo, SecondFactor, SecondFactorRequired, SessionInfo,
+  InviteAccept, InviteInfo, InviteToken, Login, OperatorLogin, OperatorSessionInfo, SecondFactor, SecondFactorRequired, SESSION_EXAMPLE, SessionInfo,
 } from './sessions.schemas.ts';
+
+const OPERATOR_SESSION_EXAMPLE = { csrf_token: 'Rk8mZ2pQ7vN1xC4bW9tY3sL6aH0dJ5fE' };
 import { sessionView, type NewSession } from './sessions.service.ts';
 import { DEVICE_COOKIE } from './sign-in-throttle.ts';
 
@@ -51,10 +53,16 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
   }
 
   app.post('/session', {
-    config: { contract: { sample: { body: { email: 'owner@example.com', password: 'a long pass phrase' } }, errors: ['invalid_credentials', 'login_locked', 'too_many_failures'] } },
+    config: {
+      contract: {
+        sample: { body: { email: 'reception@harbourdental.example', password: 'correct horse battery staple' } },
+        response: SESSION_EXAMPLE,
+        errors: ['invalid_credentials', 'login_locked', 'too_many_failures'],
+      },
+    },
     schema: {
       tags, security, summary: 'Sign in to the dashboard with email and password',
-      description: 'A user with two-factor authentication gets 202 and a challenge instead of a session: send it with a code to POST /session/two-factor.',
+      description: 'Checks the password and starts a dashboard session: the session token is set as an HttpOnly cookie (tasman_session) and the answer carries the CSRF token every write with that cookie must send as X-CSRF-Token. Any session cookie the browser brought is ended first. A user with two-factor authentication gets 202 and a challenge instead of a session: send it with a code to POST /session/two-factor. A wrong email or password answers 401 invalid_credentials without saying which; 10 failures for one email within 15 minutes lock it for 15 minutes (429 login_locked), and too many failures from one network address answer 429 too_many_failures. No key needed.',
       body: Login, response: { 200: SessionInfo, 202: SecondFactorRequired },
     },
   }, async (request, reply) => {
@@ -64,18 +72,35 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
   });
 
   app.post('/session/two-factor', {
-    config: { contract: { sample: { body: { challenge: 'x'.repeat(43), code: '123456' } }, errors: ['invalid_code', 'unauthorized', 'login_locked', 'too_many_failures'] } },
-    schema: { tags, security, summary: 'The sign-in\'s second step: the challenge and a code from the authenticator app (or a recovery code)', body: SecondFactor, response: { 200: SessionInfo } },
+    config: {
+      contract: {
+        sample: { body: { challenge: 'q7Vb2Xn9Lm4Rt8Kc1Zp6Wd3Hs0Jf5Ya2Ue7Gi9No4Be', code: '492731' } }, response: SESSION_EXAMPLE,
+        errors: ['invalid_code', 'unauthorized', 'login_locked', 'too_many_failures'],
+      },
+    },
+    schema: {
+      tags, security, summary: 'The sign-in\'s second step: the challenge and a code from the authenticator app (or a recovery code)',
+      description: 'Completes a sign-in that POST /session answered with 202: with a right code it starts the session as POST /session does (cookie and CSRF token). A recovery code works once. A wrong code answers 401 invalid_code and counts towards the email\'s lockout like a wrong password; an expired or spent challenge answers 401 unauthorized (sign in again). No key needed.',
+      body: SecondFactor, response: { 200: SessionInfo },
+    },
   }, async (request, reply) => signIn(request, reply, await guarded(request, () => sessions.verifySecondFactor(request.body.challenge, request.body.code, cookieOf(request, DEVICE_COOKIE)))));
 
   app.get('/session', {
-    config: { contract: { errors: ['unauthorized'] } },
-    schema: { tags, security, summary: 'Who is signed in, and the CSRF token for writes', response: { 200: SessionInfo } },
+    config: { contract: { errors: ['unauthorized'], response: SESSION_EXAMPLE } },
+    schema: {
+      tags, security, summary: 'Who is signed in, and the CSRF token for writes',
+      description: 'The user and account of the session cookie, and its CSRF token (what the dashboard reads on load). 401 without a live session. Reads only.',
+      response: { 200: SessionInfo },
+    },
   }, async (request) => current(cookieOf(request, USER_COOKIE)));
 
   app.delete('/session', {
-    config: { contract: { errors: ['csrf_failed'] } },
-    schema: { tags, security, summary: 'Sign out', response: { 200: Ok } },
+    config: { contract: { errors: ['csrf_failed'], response: { ok: true } } },
+    schema: {
+      tags, security, summary: 'Sign out',
+      description: 'Ends the session and clears its cookie. Ending a live session is a write and needs its X-CSRF-Token (403 csrf_failed otherwise); without a live session it only clears the cookie. Idempotent.',
+      response: { 200: Ok },
+    },
   }, async (request, reply) => {
     const token = cookieOf(request, USER_COOKIE);
     const found = token ? await sessions.authenticate(token) : null;
@@ -86,18 +111,40 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
   });
 
   app.post('/invites/inspect', {
-    config: { contract: { sample: { body: { token: 'the-invite-token-from-the-link' } }, errors: ['invite_invalid', 'too_many_failures'] } },
-    schema: { tags, security, summary: 'Whose invite this is (before choosing a password)', body: InviteToken, response: { 200: InviteInfo } },
+    config: {
+      contract: {
+        sample: { body: { token: '5mQ1v8ZtR0cW2yK7pN4eH9bJ3fL6xD0a' } }, response: { email: 'reception@harbourdental.example', business_name: 'Harbour Dental Group' },
+        errors: ['invite_invalid', 'too_many_failures'],
+      },
+    },
+    schema: {
+      tags, security, summary: 'Whose invite this is (before choosing a password)',
+      description: 'Tells the invite page whose invite the token is, without using it up. An unknown, expired (7 days) or used token answers 404 invite_invalid. No key needed; reads only.',
+      body: InviteToken, response: { 200: InviteInfo },
+    },
   }, async (request) => guarded(request, () => sessions.describeInvite(request.body.token)));
 
   app.post('/invites/accept', {
-    config: { contract: { sample: { body: { token: 'the-invite-token-from-the-link', password: 'a long pass phrase' } }, errors: ['invite_invalid', 'weak_password', 'too_many_failures'] } },
-    schema: { tags, security, summary: 'Choose a password with an invite link and sign in', body: InviteAccept, response: { 200: SessionInfo } },
+    config: {
+      contract: {
+        sample: { body: { token: '5mQ1v8ZtR0cW2yK7pN4eH9bJ3fL6xD0a', password: 'correct horse battery staple' } }, response: SESSION_EXAMPLE,
+        errors: ['invite_invalid', 'weak_password', 'too_many_failures'],
+      },
+    },
+    schema: {
+      tags, security, summary: 'Choose a password with an invite link and sign in',
+      description: 'Sets the invited user\'s password, spends the token and starts a session (cookie and CSRF token, as POST /session). The password must have at least 12 characters and not be a common one (400 weak_password, and the token stays usable). An unknown, expired or used token answers 404 invite_invalid. No key needed.',
+      body: InviteAccept, response: { 200: SessionInfo },
+    },
   }, async (request, reply) => signIn(request, reply, await guarded(request, () => sessions.redeemInvite(request.body.token, request.body.password))));
 
   app.post('/session/operator', {
-    config: { contract: { sample: { body: { token: 'the-operator-token' } }, errors: ['invalid_credentials', 'forbidden', 'too_many_failures'] } },
-    schema: { tags, security, summary: 'Sign in to the operator console with the operator token', body: OperatorLogin, response: { 200: OperatorSessionInfo } },
+    config: { contract: { sample: { body: { token: 'the-operator-token' } }, response: OPERATOR_SESSION_EXAMPLE, errors: ['invalid_credentials', 'forbidden', 'too_many_failures'] } },
+    schema: {
+      tags, security, summary: 'Sign in to the operator console with the operator token',
+      description: 'Trades the operator token for an operator console session: an HttpOnly cookie (tasman_operator) that the /admin operations accept instead of the bearer token, plus its CSRF token for writes. A wrong token answers 401; 403 when the operator API is disabled (no TASMAN_ADMIN_TOKEN).',
+      body: OperatorLogin, response: { 200: OperatorSessionInfo },
+    },
   }, async (request, reply) => {
     const created = await guarded(request, () => sessions.operatorLogin(request.body.token, adminToken));
     await sessions.logout(cookieOf(request, OPERATOR_COOKIE));
@@ -106,8 +153,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
   });
 
   app.get('/session/operator', {
-    config: { contract: { errors: ['forbidden', 'unauthorized'] } },
-    schema: { tags, security, summary: 'The operator console session, and its CSRF token', response: { 200: OperatorSessionInfo } },
+    config: { contract: { errors: ['forbidden', 'unauthorized'], response: OPERATOR_SESSION_EXAMPLE } },
+    schema: {
+      tags, security, summary: 'The operator console session, and its CSRF token',
+      description: 'Whether the operator cookie holds a live console session, and its CSRF token (what the console reads on load). 401 without one; 403 when the operator API is disabled. Reads only.',
+      response: { 200: OperatorSessionInfo },
+    },
   }, async (request) => {
     const token = cookieOf(request, OPERATOR_COOKIE);
     if (!adminToken) throw new AppError('forbidden', 'The operator console is disabled: set TASMAN_ADMIN_TOKEN');
@@ -117,7 +168,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
   });
 
   app.delete('/session/operator', {
-    schema: { tags, security, summary: 'Sign out of the operator console', response: { 200: Ok } },
+    config: { contract: { response: { ok: true } } },
+    schema: {
+      tags, security, summary: 'Sign out of the operator console',
+      description: 'Ends the operator console session, if any, and clears its cookie. Always answers 200: idempotent.',
+      response: { 200: Ok },
+    },
   }, async (request, reply) => {
     clearCookie(reply, OPERATOR_COOKIE);
     return sessions.logout(cookieOf(request, OPERATOR_COOKIE));

@@ -1,39 +1,56 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { EX } from '../../platform/http/examples.ts';
+import { described, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
-export const MemberParams = Type.Object({ id: Uuid, memberId: Uuid });
+const MemberId = described(Uuid, 'The user\'s id (the member id), as the users list shows it');
+export const MemberParams = Type.Object({
+  id: described(Uuid, 'The sub-account\'s id: a direct, open sub-account of the caller (anything else answers 404)'),
+  memberId: MemberId,
+});
 
 export const User = Type.Object({
-  id: Uuid,
-  email: Type.String(),
-  name: Type.Union([Type.String(), Type.Null()]),
-  can_send: Type.Boolean(),
-  can_billing: Type.Boolean(),
+  id: MemberId,
+  email: Type.String({ description: 'The address they sign in with' }),
+  name: nullable(Type.String(), 'Their name, or null'),
+  can_send: Type.Boolean({ description: 'They may send messages (and spend credits)' }),
+  can_billing: Type.Boolean({ description: 'They may see and manage billing: credits, number rental' }),
   status: Type.String({ description: 'active' }),
   source: Type.String({ description: 'direct, or parent for a member of the parent account' }),
-  created_at: Timestamp,
-});
-export const UserList = Type.Object({ users: Type.Array(User) });
+  created_at: described(Timestamp, 'When they were invited'),
+}, { description: 'A dashboard user' });
+export const UserList = Type.Object({
+  users: Type.Array(User, { description: 'The account\'s users (on GET /team, then the parent\'s when the account shares its parent\'s team)' }),
+}, { description: 'The users' });
 
 export const Invite = Type.Object({
-  email: Type.String({ format: 'email', maxLength: 320 }),
-  name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
-  can_send: Type.Optional(Type.Boolean()),
-  can_billing: Type.Optional(Type.Boolean()),
-});
+  email: Type.String({ format: 'email', maxLength: 320, description: 'Their email: unique among the account\'s users (409 email_taken)' }),
+  name: Type.Optional(nullable(Type.String({ maxLength: 200 }), 'Their name (optional)')),
+  can_send: Type.Optional(Type.Boolean({ description: 'May send messages; default true. A member may grant only what they hold' })),
+  can_billing: Type.Optional(Type.Boolean({ description: 'May manage billing; default false. A member may grant only what they hold' })),
+}, { description: 'Who to invite, and what they may do' });
 export const Invited = Type.Object({
-  success: Type.Boolean(), user: User, email_sent: Type.Boolean({ description: 'false: Tasman sends no email' }),
+  success: Type.Boolean({ description: 'true: the user is added' }),
+  user: User,
+  email_sent: Type.Boolean({ description: 'false: Tasman sends no email' }),
   invite_link: Type.String({ description: 'Give it to the user: it opens the page where they choose a password (valid 7 days)' }),
-});
-export const TeamMemberParams = Type.Object({ memberId: Uuid });
+}, { description: 'The user is added and can sign in once they choose a password' });
+export const TeamMemberParams = Type.Object({ memberId: described(Uuid, 'The user\'s id, as GET /team lists it') });
 
 export const Access = Type.Object({
-  managed_by_parent: Type.Boolean(),
-  team_access_from_parent: Type.Boolean(),
-  direct_team: Type.Array(User),
-  eligible_parent_team: Type.Array(User),
-});
+  managed_by_parent: Type.Boolean({ description: 'The parent may change the sub-account' }),
+  team_access_from_parent: Type.Boolean({ description: 'The parent\'s users may sign in to the sub-account\'s dashboard' }),
+  direct_team: Type.Array(User, { description: 'The sub-account\'s own users' }),
+  eligible_parent_team: Type.Array(User, { description: 'The parent\'s users, who get in when team_access_from_parent is true' }),
+}, { description: 'Who manages the sub-account and who may use it' });
 export const AccessUpdate = Type.Object({
-  managed_by_parent: Type.Optional(Type.Boolean()),
-  team_access_from_parent: Type.Optional(Type.Boolean()),
-});
+  managed_by_parent: Type.Optional(Type.Boolean({ description: 'false hands the sub-account to its own owner for good: the parent can no longer change it (it needs an email first)' })),
+  team_access_from_parent: Type.Optional(Type.Boolean({ description: 'Let the parent\'s users sign in to the sub-account\'s dashboard' })),
+}, { description: 'The settings to change; the ones left out keep their value' });
+
+export const USER_EXAMPLE = {
+  id: EX.user, email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false, status: 'active', source: 'direct', created_at: EX.created,
+};
+export const INVITED_EXAMPLE = {
+  success: true, user: USER_EXAMPLE, email_sent: false, invite_link: 'https://sms.example.com/app/invite#5mQ1v8ZtR0cW2yK7pN4eH9bJ3fL6xD0a',
+};
+export const INVITE_SAMPLE = { email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false };

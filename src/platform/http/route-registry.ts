@@ -13,11 +13,15 @@ export type RouteAuth = 'api_key' | 'admin' | 'public';
 
 /**
  * What a route states about itself, beside its schema (`config.contract` in its routes file). The registry
- * documents the statuses of `errors`; tests that call every route of a kind send `sample`.
+ * documents the statuses of `errors`; tests that call every route of a kind send `sample`. The API reference shows
+ * `sample.body` as the request example and `response` as the response example (openapi.ts), and tests hold both to
+ * the route's schemas, so an example the app would refuse or could not answer fails a test.
  */
 export interface RouteContract {
   /** A request the route accepts: a body and a query (path ids are filled in by the caller). */
   sample?: { body?: Record<string, unknown>; query?: Record<string, string> };
+  /** An example of the body the route answers on success (its first documented 2xx status). */
+  response?: unknown;
   /** The codes the route's own handler may answer; the ones of its kind (validation, auth, scope) are derived. */
   errors?: ErrorCode[];
 }
@@ -37,6 +41,8 @@ export interface RouteEntry {
   contract: RouteContract;
   /** Its body schema, if it takes a body (tests check the contract's sample against it). */
   body?: object;
+  /** Its response schemas by status, errors included once derived (tests check the contract's response against them). */
+  response?: Record<number, unknown>;
   /** Every code the route may answer: the ones of its kind (derived) and its contract's. */
   codes: ErrorCode[];
   /** Documented statuses (after derivation). */
@@ -91,7 +97,8 @@ export function registerRouteRegistry(app: FastifyInstance): void {
     const auth: RouteAuth = Array.isArray(schema.security) && JSON.stringify(schema.security).includes('adminToken') ? 'admin' : 'public';
     const contract = route.config?.contract ?? {};
     const body = schema.body as object | undefined;
-    const entries = methods.map((method) => ({ method, url: route.url, auth, scope: null, contract, body, codes: [] as ErrorCode[], statuses: [] as number[] }));
+    const response = schema.response;
+    const entries = methods.map((method) => ({ method, url: route.url, auth, scope: null, contract, body, response, codes: [] as ErrorCode[], statuses: [] as number[] }));
     route[ENTRIES] = entries;
     table.push(...entries);
     document(route, derivedErrors(methods, auth, contract));
