@@ -1,4 +1,5 @@
 import Fastify, { type FastifyServerOptions, LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { ServerOptions } from 'node:http';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -55,6 +56,8 @@ export interface AppDeps {
   metricsToken: string | null;
   /** Which proxies' X-Forwarded-For to believe (TRUST_PROXY); false by default. */
   trustProxy?: false | number | string[];
+  /** How long a client has to send a whole request (HTTP_REQUEST_TIMEOUT); 30 s by default. */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -68,6 +71,21 @@ function trustProxyOption(setting: false | number | string[]): FastifyServerOpti
 }
 
 const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * A client that sends its headers or body slowly (or never finishes) is cut off: node answers 408 and closes the
+ * socket, whose close frees the request's concurrency slot (platform/http/auth.ts). Node checks these timeouts
+ * every connectionsCheckingInterval (30 s by default), so it is checked every second instead. connectionTimeout
+ * ends a socket silent for a while (a handler that takes that long without writing is ended too, so it is
+ * generous).
+ */
+function serverTimeouts(requestTimeoutMs: number): { requestTimeout: number; connectionTimeout: number; http: ServerOptions } {
+  return {
+    requestTimeout: requestTimeoutMs,
+    connectionTimeout: Math.max(120_000, 2 * requestTimeoutMs),
+    http: { headersTimeout: Math.min(10_000, requestTimeoutMs), connectionsCheckingInterval: Math.min(1000, requestTimeoutMs) },
+  };
+}
 
 // The MCP tool a request ran: its /mcp call, or X-Tasman-Tool from `tasman mcp` calling the REST API.
 function toolLogFields(request: FastifyRequest): Record<string, unknown> {
@@ -84,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : uuidv7();
     },
     bodyLimit: BODY_LIMIT,
+    ...serverTimeouts(deps.requestTimeoutMs ?? 30_000),
     frameworkErrors,
     trustProxy: trustProxyOption(deps.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },

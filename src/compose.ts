@@ -190,7 +190,7 @@ async function startApi({ config, options, services, logger, adminToken, simulat
   const health = createHealthService({ db: services.db, carriers: peer ? peer.carriers : carrierStatus, checksCarriers: roles.workers || peer !== null });
   return buildApp({
     services, simulator: simulator ?? (peer ? { injectInbound: peer.injectInbound } : null), limiter, logger: options.logger === false ? false : logger, adminToken, health,
-    metrics: services.metrics, metricsToken: config.metricsToken, trustProxy: config.trustProxy,
+    metrics: services.metrics, metricsToken: config.metricsToken, trustProxy: config.trustProxy, requestTimeoutMs: config.requestTimeoutMs,
   });
 }
 

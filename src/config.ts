@@ -61,6 +61,7 @@ export const ENV = Type.Object({
   MESSAGE_VALIDITY_HOURS: int(48, 1, 99 * 24, 'validity_period on every submit (1 to 2376); a message still without a receipt an hour after it ends as `expired` (`no_receipt`), checked every minute'),
   RATE_LIMIT_RPS: int(50, 1, 1_000_000, 'requests per second per API key'),
   RATE_LIMIT_CONCURRENCY: int(25, 1, 1_000_000, 'concurrent requests per API key'),
+  HTTP_REQUEST_TIMEOUT: int(30, 1, 3600, 'seconds a client has to send a whole request, headers and body (headers alone: at most 10); a request that runs out is answered 408 and frees its API key\'s concurrency slot'),
   AUTH_FAILURE_LIMIT: int(20, 1, 1_000_000, 'failed sign-ins, operator-token, invite and reset-token attempts a minute from one address before its further failures answer 429'),
   TRUST_PROXY: optional('reverse proxies whose X-Forwarded-For is believed: addresses or CIDR ranges, or a hop count', 'off'),
   SIM_PORT: int(2775, 0, 65535, 'built-in simulator: SMPP port'),
@@ -256,6 +257,8 @@ export function loadConfig(env: Env = process.env) {
     /** validity_period on every submit; a message still without a receipt this long (plus an hour) ends expired. */
     messageValidityHours: e.MESSAGE_VALIDITY_HOURS,
     rateLimit: { rps: e.RATE_LIMIT_RPS, concurrency: e.RATE_LIMIT_CONCURRENCY },
+    /** How long a client has to send a whole request (HTTP_REQUEST_TIMEOUT), in milliseconds. */
+    requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT * 1000,
     /** Failed attempts at a secret per address per minute before further failures answer 429. */
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
     /** Which reverse proxies' X-Forwarded-For to believe (per-client limits, request logs); false believes none. */
