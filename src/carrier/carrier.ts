@@ -1,6 +1,7 @@
 // The carrier port: the only way out to the phone network. Nothing under src/modules imports SMPP code; the
 // dispatcher submits through this interface and receipts and inbound messages come back through the handlers.
 import { isGsmEncodable } from './smpp/encoding.ts';
+import { segmentCount } from './smpp/segment.ts';
 
 export interface SubmitRequest {
   /** Tasman message id (for logs and correlation only). */
@@ -124,3 +125,6 @@ export interface Carrier {
  * that modules (message previews) can say it without importing SMPP code.
  */
 export const textEncoding = (text: string): 'gsm7' | 'ucs2' => (isGsmEncodable(text) ? 'gsm7' : 'ucs2');
+
+/** How many SMS segments the link will submit for a text (GSM-7 160/153, UCS-2 70/67 characters). */
+export const textSegments = (text: string): number => segmentCount(text);

@@ -39,16 +39,41 @@ const valid: Array<[input: string, e164: string, country: 'AU' | 'NZ']> = [
   ['+64281234567', '+64281234567', 'NZ'],
   ['+64291234567', '+64291234567', 'NZ'],
   ['64211234567', '+64211234567', 'NZ'],
-  ['021 123 4567', '+64211234567', 'NZ'],
-  ['022 123 4567', '+64221234567', 'NZ'],
-  ['027 123 4567', '+64271234567', 'NZ'],
-  ['021-123-456', '+6421123456', 'NZ'],
   ['+64 21 123 4567', '+64211234567', 'NZ'],
-  ['(021) 123 4567', '+64211234567', 'NZ'],
-  // A local 02 number reads as an NZ mobile, never as an AU (02) landline. The two overlap completely for
-  // 026–029 + 7 digits, so a Sydney landline typed locally is an NZ mobile: the contract's choice, pinned here.
-  ['0212345678', '+64212345678', 'NZ'],
-  ['(02) 9234 5678', '+64292345678', 'NZ'],
+];
+
+/** Local forms, read in the account's country (`home`). */
+const local: Array<[input: string, home: 'AU' | 'NZ', e164: string, country: 'AU' | 'NZ']> = [
+  ['0412 345 678', 'AU', '+61412345678', 'AU'],
+  ['021 123 4567', 'NZ', '+64211234567', 'NZ'],
+  ['022 123 4567', 'NZ', '+64221234567', 'NZ'],
+  ['027 123 4567', 'NZ', '+64271234567', 'NZ'],
+  ['021-123-456', 'NZ', '+6421123456', 'NZ'],
+  ['(021) 123 4567', 'NZ', '+64211234567', 'NZ'],
+  ['0212345678', 'NZ', '+64212345678', 'NZ'],
+  // The overlap: for a New Zealand account 02 9234 5678 is its mobile +64 29 234 5678 …
+  ['(02) 9234 5678', 'NZ', '+64292345678', 'NZ'],
+];
+
+/** … and for an Australian account the Sydney landline it is: refused, with what to write for the other reading. */
+const reasons: Array<[input: string, home: 'AU' | 'NZ', reason: string]> = [
+  ['02 9999 1234', 'AU', 'an Australian landline, not a mobile (for the New Zealand mobile, write +64 29 999 1234)'],
+  ['(02) 4960 1234', 'AU', 'an Australian landline, not a mobile'],
+  ['03 9876 5432', 'AU', 'an Australian landline, not a mobile'],
+  // 02 1123 4567 is a valid Sydney landline too: the other reading is offered, never taken.
+  ['021 123 4567', 'AU', 'an Australian landline, not a mobile (for the New Zealand mobile, write +64 21 123 4567)'],
+  ['021 1234 5678', 'AU', 'a New Zealand mobile in its local form, and this account reads local numbers as Australian: write it as +64 21 123 45678'],
+  ['0412 345 678', 'NZ', 'an Australian mobile in its local form, and this account reads local numbers as New Zealand: write it as +61 412 345 678'],
+  ['0491 570 006', 'NZ', 'an Australian mobile in its local form, and this account reads local numbers as New Zealand: write it as +61 491 570 006'],
+  ['09 300 1234', 'NZ', 'a New Zealand landline, not a mobile'],
+  ['+61 2 9999 1234', 'NZ', 'an Australian landline, not a mobile'],
+  ['+64 9 300 1234', 'AU', 'a New Zealand landline, not a mobile'],
+  ['+61 1800 123 456', 'AU', 'an Australian freephone number, not a mobile'],
+  ['+61412345', 'AU', 'not a valid Australian mobile number'],
+  ['0234567890', 'AU', 'an Australian landline, not a mobile'],
+  ['0111 222 333', 'AU', 'not a valid Australian mobile number'],
+  ['+1 202 555 0100', 'AU', 'not an Australian or New Zealand mobile number'],
+  ['hello', 'NZ', 'not an Australian or New Zealand mobile number'],
 ];
 
 const invalid: Array<[input: string, why: string]> = [
@@ -109,28 +134,46 @@ describe('normalisePhone', () => {
     expect(valid.length + invalid.length).toBeGreaterThanOrEqual(40);
   });
 
-  it.each(valid)('accepts %j as %s (%s)', (input, e164, country) => {
-    expect(normalisePhone(input)).toEqual({ ok: true, e164, country });
+  it.each(valid)('accepts %j as %s (%s), whatever the account\'s country', (input, e164, country) => {
+    if (/^\s*[(]?0/.test(input)) return; // local forms: the tables below
+    expect(normalisePhone(input, 'AU')).toEqual({ ok: true, e164, country });
+    expect(normalisePhone(input, 'NZ')).toEqual({ ok: true, e164, country });
   });
 
-  it.each(invalid)('refuses %j (%s)', (input) => {
-    expect(normalisePhone(input)).toEqual({ ok: false });
+  it.each(valid.filter(([input]) => /^\s*[(]?0/.test(input)))('reads the local form %j as an Australian account\'s %s', (input, e164, country) => {
+    expect(normalisePhone(input, 'AU')).toEqual({ ok: true, e164, country });
+  });
+
+  it.each(local)('reads the local form %j for a %s account as %s', (input, home, e164, country) => {
+    expect(normalisePhone(input, home)).toEqual({ ok: true, e164, country });
+  });
+
+  it.each(reasons)('refuses %j for a %s account: %s', (input, home, reason) => {
+    expect(normalisePhone(input, home)).toEqual({ ok: false, reason });
+  });
+
+  it.each(invalid)('refuses %j (%s) for either country, with a reason', (input) => {
+    for (const home of ['AU', 'NZ'] as const) {
+      const result = normalisePhone(input, home);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.reason.length).toBeGreaterThan(10);
+    }
   });
 
   it('is idempotent: normalising an accepted E.164 gives it back', () => {
-    for (const [input] of valid) {
-      const first = normalisePhone(input);
+    for (const [input, home] of [...valid.map(([i]) => [i, 'AU'] as const), ...local.map(([i, h]) => [i, h] as const)]) {
+      const first = normalisePhone(input, home);
       if (!first.ok) throw new Error(`expected ${input} to be valid`);
-      expect(normalisePhone(first.e164)).toEqual(first);
+      expect(normalisePhone(first.e164, home === 'AU' ? 'NZ' : 'AU')).toEqual(first);
     }
   });
 
   it('agrees between E.164, bare international and local forms of any AU 04 number', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^4\d{8}$/), (national) => {
-        const e164 = normalisePhone(`+61${national}`);
-        expect(normalisePhone(`61${national}`)).toEqual(e164);
-        expect(normalisePhone(`0${national}`)).toEqual(e164);
+        const e164 = normalisePhone(`+61${national}`, 'NZ');
+        expect(normalisePhone(`61${national}`, 'NZ')).toEqual(e164);
+        if (e164.ok) expect(normalisePhone(`0${national}`, 'AU')).toEqual(e164);
         if (e164.ok) expect(e164).toEqual({ ok: true, e164: `+61${national}`, country: 'AU' });
       }),
     );
@@ -139,9 +182,9 @@ describe('normalisePhone', () => {
   it('agrees between the forms of any NZ 02 number', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^2\d{7,9}$/), (national) => {
-        const e164 = normalisePhone(`+64${national}`);
-        expect(normalisePhone(`64${national}`)).toEqual(e164);
-        expect(normalisePhone(`0${national}`)).toEqual(e164);
+        const e164 = normalisePhone(`+64${national}`, 'AU');
+        expect(normalisePhone(`64${national}`, 'AU')).toEqual(e164);
+        if (e164.ok) expect(normalisePhone(`0${national}`, 'NZ')).toEqual(e164);
         if (e164.ok) expect(e164).toEqual({ ok: true, e164: `+64${national}`, country: 'NZ' });
       }),
     );
@@ -154,7 +197,7 @@ describe('normalisePhone', () => {
         (seps) => {
           const digits = '0412345678';
           const spaced = [...digits].map((d, i) => `${seps[i] ?? ''}${d}`).join('') + (seps[10] ?? '');
-          expect(normalisePhone(spaced)).toEqual({ ok: true, e164: '+61412345678', country: 'AU' });
+          expect(normalisePhone(spaced, 'AU')).toEqual({ ok: true, e164: '+61412345678', country: 'AU' });
         },
       ),
     );
@@ -163,7 +206,7 @@ describe('normalisePhone', () => {
   it('never throws and only ever returns AU/NZ mobile E.164', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.stringMatching(/^\+?[0-9 ()-]{0,16}$/)), (input) => {
-        const result = normalisePhone(input);
+        const result = normalisePhone(input, 'AU');
         if (result.ok) {
           expect(isE164(result.e164)).toBe(true);
           expect(result.e164).toMatch(result.country === 'AU' ? /^\+614\d{8}$/ : /^\+642\d{7,9}$/);
@@ -200,7 +243,7 @@ describe('range verdict cache', () => {
       ([cc, lead, country], length, seed) => {
         const rest = String(seed).padStart(length, '0').slice(-length + 1);
         const national = `${lead}${rest}`;
-        const cached = normalisePhone(`+${cc}${national}`).ok;
+        const cached = normalisePhone(`+${cc}${national}`, 'AU').ok;
         expect(cached).toBe(isMobileByMetadata(cc, national, country));
       },
     ), { numRuns: 20_000 });
@@ -210,12 +253,12 @@ describe('range verdict cache', () => {
     for (let pass = 0; pass < 2; pass += 1) {
       for (let range = 0; range < 10_000; range += 1) {
         const national = `4${String(range).padStart(4, '0')}${String((range * 7 + pass * 5003) % 10_000).padStart(4, '0')}`;
-        expect(normalisePhone(`+61${national}`).ok).toBe(isMobileByMetadata('61', national, 'AU'));
+        expect(normalisePhone(`+61${national}`, 'AU').ok).toBe(isMobileByMetadata('61', national, 'AU'));
       }
       for (let range = 0; range < 1_000; range += 1) {
         for (const tail of pass === 0 ? ['12345', '123456', '1234567'] : ['98760', '987601', '9876012']) {
           const national = `2${String(range).padStart(3, '0')}${tail}`;
-          expect(normalisePhone(`+64${national}`).ok).toBe(isMobileByMetadata('64', national, 'NZ'));
+          expect(normalisePhone(`+64${national}`, 'NZ').ok).toBe(isMobileByMetadata('64', national, 'NZ'));
         }
       }
     }

@@ -30,7 +30,11 @@ describe('POST /send-batch', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       campaign_id: expect.any(String), recipients_queued: 2, invalid_numbers: ['not a number', '+1 202 555 0100'],
-      opted_out_count: 0, duplicates_removed: 1, credits_used: 2, credits_remaining: 48,
+      invalid_details: [
+        { number: 'not a number', reason: 'not an Australian or New Zealand mobile number' },
+        { number: '+1 202 555 0100', reason: 'not an Australian or New Zealand mobile number' },
+      ],
+      opted_out_count: 0, duplicates_removed: 1, credits_used: 2, credits_remaining: 48, segments: 2,
     });
     const c = await campaignMessages(a.apiKey, res.body.campaign_id as string);
     expect(c.campaign).toMatchObject({ name: 'Launch', recipient_count: 2, total_credits: 2, message_body: 'Hi {{name}}, your code is {{ code }}{{missing}}.' });

@@ -25,10 +25,13 @@ describe('POST /send-batch/preview', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       recipients: [
-        { phone: x, text: 'Hi Zoé, your code is ready', encoding: 'gsm7', parts: 1, credits: 1 },
-        { phone: y, text: `Hi 李${'x'.repeat(200)}, your code is ready`, encoding: 'ucs2', parts: 2, credits: 2 },
+        { phone: x, text: 'Hi Zoé, your code is ready', encoding: 'gsm7', parts: 1, credits: 1, segments: 1 },
+        // 225 characters in UCS-2: two credits by the parts rule, four segments of 67 on the carrier.
+        { phone: y, text: `Hi 李${'x'.repeat(200)}, your code is ready`, encoding: 'ucs2', parts: 2, credits: 2, segments: 4 },
       ],
-      total_credits: 3, invalid_numbers: ['not a number'], opted_out_count: 1, duplicates_removed: 1,
+      total_credits: 3, total_segments: 5, invalid_numbers: ['not a number'],
+      invalid_details: [{ number: 'not a number', reason: 'not an Australian or New Zealand mobile number' }],
+      opted_out_count: 1, duplicates_removed: 1,
     });
     expect(await messageCount(a.accountId)).toBe(0);
     expect((await call(t.app, a.apiKey, 'GET', '/balance')).body).toEqual({ credits: 3 });
@@ -58,7 +61,7 @@ describe('POST /send/preview', () => {
     const to = mobile();
     const res = await call(t.app, a.apiKey, 'POST', '/send/preview', { to: `0${to.slice(3)}`, message: 'Price: €5 [today]' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ phone: to, text: 'Price: €5 [today]', encoding: 'gsm7', parts: 1, credits: 1, opted_out: false });
+    expect(res.body).toEqual({ phone: to, text: 'Price: €5 [today]', encoding: 'gsm7', parts: 1, credits: 1, segments: 1, opted_out: false });
     await t.services.db.execute(sql`insert into optouts (account_id, number, source) values (${a.accountId}, ${to}, 'keyword')`);
     expect((await call(t.app, a.apiKey, 'POST', '/send/preview', { to, message: '😀' })).body).toMatchObject({ encoding: 'ucs2', opted_out: true });
     expect(await messageCount(a.accountId)).toBe(0);

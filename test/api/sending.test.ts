@@ -13,7 +13,9 @@ describe('POST /send', () => {
     const to = mobile();
     const res = await call(t.app, a.apiKey, 'POST', '/send', { to, message: 'Hello from Tasman' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message_id: expect.stringMatching(/^[0-9a-f-]{36}$/), credits_used: 1, credits_remaining: 4 });
+    expect(res.body).toEqual({
+      message_id: expect.stringMatching(/^[0-9a-f-]{36}$/), credits_used: 1, credits_remaining: 4, recipient: to, segments: 1,
+    });
 
     const got = await call(t.app, a.apiKey, 'GET', `/message/${res.body.message_id}`);
     expect(got.status).toBe(200);
@@ -34,11 +36,12 @@ describe('POST /send', () => {
     ['61412345678', '+61412345678'],
     ['(04) 1234-5678', '+61412345678'],
     ['+64 21 123 4567', '+64211234567'],
-    ['021 123 4567', '+64211234567'],
+    ['64 21 123 4567', '+64211234567'],
   ])('accepts %s as %s, with the NZ shared sender for NZ', async (input, e164) => {
     const a = await createAccount(t.app);
     const res = await call(t.app, a.apiKey, 'POST', '/send', { to: input, message: 'x' });
     expect(res.status).toBe(200);
+    expect(res.body.recipient).toBe(e164);
     const got = await call(t.app, a.apiKey, 'GET', `/message/${res.body.message_id}`);
     const message = got.body.message as Record<string, unknown>;
     expect(message.recipient).toBe(e164);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeGsm, decodeText, encodeGsm, encodeUcs2, gsmLength, isGsmEncodable } from './encoding.ts';
-import { decodeShortMessage, LIMITS, parseUdh, segmentText } from './segment.ts';
+import { decodeShortMessage, LIMITS, parseUdh, segmentCount, segmentText } from './segment.ts';
 
 const GSM_CHARS = [...'@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà\f^{}\\[~]|€'];
 const gsmString = fc.array(fc.constantFrom(...GSM_CHARS), { maxLength: 800 }).map((a) => a.join(''));
@@ -99,5 +99,23 @@ describe('segmentation', () => {
     const payload = decodeShortMessage({ dataCoding: 8, esmClass: 0, shortMessage: Buffer.alloc(0),
       tlvs: { messagePayload: encodeUcs2('long one') } });
     expect(payload).toEqual({ text: 'long one' });
+  });
+});
+
+describe('segmentCount', () => {
+  it.each([
+    ['', 1], ['a'.repeat(160), 1], ['a'.repeat(161), 2], ['a'.repeat(306), 2], ['a'.repeat(307), 3],
+    ['€'.repeat(80), 1], ['€'.repeat(81), 2], ['é'.repeat(160), 1],
+    ['ā'.repeat(70), 1], ['ā'.repeat(71), 2], ['ā'.repeat(134), 2], ['ā'.repeat(135), 3], ['😀'.repeat(35), 1],
+  ])('%# counts as segmentText splits', (text, expected) => {
+    expect(segmentCount(text)).toBe(expected);
+    expect(segmentText(text, 7).segments.length).toBe(expected);
+  });
+
+  it('agrees with segmentText on any text', () => {
+    const chars = fc.constantFrom('a', ' ', '€', '[', '^', 'é', 'ā', '😀', '\n', 'Ω');
+    fc.assert(fc.property(fc.array(chars, { maxLength: 700 }).map((a) => a.join('')), (text) => {
+      expect(segmentCount(text)).toBe(segmentText(text, 1).segments.length);
+    }), { numRuns: 500 });
   });
 });

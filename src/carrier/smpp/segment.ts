@@ -35,6 +35,34 @@ function units(text: string): { dataCoding: number; units: Buffer[]; size: (n: n
   return { dataCoding: DataCoding.DEFAULT, units: gsm, size: (octets) => octets };
 }
 
+/**
+ * How many segments `segmentText` makes of a text with an 8-bit reference, without encoding it: what the carrier
+ * carries (and bills by), as against the credits the interface document charges.
+ */
+export function segmentCount(text: string): number {
+  let gsm = true;
+  const sizes: number[] = [];
+  for (const ch of text) {
+    const septets = gsmSeptets(ch);
+    if (!septets) { gsm = false; break; }
+    sizes.push(septets.length);
+  }
+  if (!gsm) {
+    sizes.length = 0;
+    for (const ch of text) sizes.push(ch.length);
+  }
+  const limits = gsm ? LIMITS.gsm : LIMITS.ucs2;
+  const total = sizes.reduce((n, s) => n + s, 0);
+  if (total <= limits.single) return 1;
+  let segments = 1;
+  let used = 0;
+  for (const n of sizes) {
+    if (used + n > limits.segment) { segments += 1; used = 0; }
+    used += n;
+  }
+  return segments;
+}
+
 /** Width of the concatenation reference: IE 0x00 (8-bit) or IE 0x08 (16-bit, one octet more of UDH). */
 export type ConcatRefBits = 8 | 16;
 

@@ -2,7 +2,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import type { RouteContract } from '../../platform/http/route-registry.ts';
 import { described, NonBlankName, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import { QuietHoursSchema, settingsFields } from '../settings/settings.schemas.ts';
+import { Country, QuietHoursSchema, settingsFields } from '../settings/settings.schemas.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Email = Type.String({ format: 'email', maxLength: 320, description: 'The sub-account\'s contact email, unique within the group; required when it manages itself' });
@@ -29,6 +29,7 @@ export const CreateSubAccount = Type.Object({
   optout_exempt: Type.Optional(OptoutExempt),
   inherit_parent_senders: Type.Optional(InheritSenders),
   seed_credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Credits moved from the parent\'s balance to the new sub-account (default 0); 402 if the parent has fewer' })),
+  country: Type.Optional(Type.Union(Country.anyOf, { description: 'The country the sub-account\'s local numbers are read in (default: the parent\'s)' })),
 }, { description: 'The new sub-account\'s settings' });
 export const SubAccountCreated = Type.Object({
   account_id: described(Uuid, 'The new sub-account\'s id'),
@@ -82,13 +83,14 @@ export const AccountDetail = Type.Object({
   quiet_hours: nullable(QuietHoursSchema, 'Its quiet hours, or null when off'),
   time_zone: Type.String({ description: 'IANA zone of the account\'s Australian recipients' }),
   link_tracking: Type.Boolean({ description: 'Sends shorten and count links unless they say otherwise' }),
+  country: Country,
 }, { description: 'An account, as its parent sees it' });
 export const ACCOUNT_EXAMPLE = {
   id: EX.subAccount, business_name: 'Harbour Dental Manly', credits: 1000, account_status: 'active', daily_send_limit: 2000,
   managed_by_parent: true, team_access_from_parent: false, user_count: 1, number_count: 1, email: 'manly@harbourdental.example',
   parent_account_id: EX.account, created_at: EX.created, hierarchy_enabled: false, optout_exempt: false, inherit_parent_senders: false,
   abn: '51824753556', sending_number: '+61480000123', default_sender_id_value: 'HarbourDnt', quiet_hours: { start: '21:00', end: '08:00' },
-  time_zone: 'Australia/Sydney', link_tracking: false,
+  time_zone: 'Australia/Sydney', link_tracking: false, country: 'AU',
 };
 export const AccountResponse = Type.Object({ account: AccountDetail }, { description: 'The sub-account' });
 export const PatchResult = Type.Object({ ok: Type.Boolean({ description: 'true: the change is committed' }), account: AccountDetail }, { description: 'The sub-account after the change' });

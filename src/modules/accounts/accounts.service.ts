@@ -10,6 +10,7 @@ import {
 import { assertCanParent, assertHierarchyEnabled, loadManagedAccount } from './access.ts';
 import { moveCredits } from './transfers.ts';
 import { balanceOf } from '../credits/ledger.repo.ts';
+import type { PhoneCountry } from '../../common/phone.ts';
 import { readSettings, toSettingsView } from '../settings/account-settings.ts';
 import { applySettings, settingsChanges } from '../settings/settings.service.ts';
 import type { SettingsUpdate } from '../settings/settings.schemas.ts';
@@ -24,6 +25,7 @@ export interface CreateSubAccountInput {
   optout_exempt?: boolean;
   inherit_parent_senders?: boolean;
   seed_credits?: number;
+  country?: PhoneCountry;
 }
 
 export interface PatchSubAccountInput extends SettingsUpdate {
@@ -105,6 +107,8 @@ export function createAccountService(deps: { db: Db }) {
       if (seed > 0) {
         await moveCredits(tx, { from: parent.id, to: child.id, amount: seed, kind: 'allocate', fromBalance: async () => parent.credits });
       }
+      // A customer of an agency texts where the agency does, unless told otherwise.
+      await applySettings(tx, child.id, { country: input.country ?? actor.account.settings.country });
       return { account_id: child.id, id: child.id, email: child.email };
     });
   }

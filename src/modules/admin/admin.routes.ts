@@ -7,6 +7,7 @@ import { OPERATOR_COOKIE } from '../sessions/sessions.routes.ts';
 import { KeyCreated, KeyScopes } from '../keys/keys.schemas.ts';
 import { adminListRoutes } from './admin-lists.routes.ts';
 import { adminAuditRoutes } from '../audit/audit.routes.ts';
+import { Country } from '../settings/settings.schemas.ts';
 
 /** What the simulator route needs of the built-in SMSC. */
 export interface InboundInjector {
@@ -23,6 +24,7 @@ const AccountSummary = Type.Object({
   account_status: Type.String(), hierarchy_enabled: Type.Boolean(), credits: Type.Integer(),
   parent_account_id: Type.Optional(Nullable(Uuid)), active_keys: Type.Optional(Type.Integer()), created_at: Type.Optional(Timestamp),
   max_numbers: Type.Optional(Nullable(Type.Integer({ description: 'dedicated numbers the account may hold; null: the MAX_NUMBERS default' }))),
+  country: Type.Optional(Country),
 });
 
 export const adminRoutes: FastifyPluginAsyncTypebox<{
@@ -44,6 +46,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         abn: Type.Optional(Abn),
         credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
         hierarchy_enabled: Type.Optional(Type.Boolean()),
+        country: Type.Optional(Country),
       }),
       response: {
         201: Type.Object({
@@ -75,13 +78,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
   app.patch('/admin/accounts/:id', {
     config: { contract: { sample: { body: { hierarchy_enabled: true } }, errors: ['not_found'] } },
     schema: {
-      tags, security, summary: 'Enable the hierarchy, set the ABN, the status or the number cap',
+      tags, security, summary: 'Enable the hierarchy, set the ABN, the status, the number cap or the country',
       params: IdParams,
       body: Type.Object({
         hierarchy_enabled: Type.Optional(Type.Boolean()),
         abn: Type.Optional(Nullable(Abn)),
         account_status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])),
         max_numbers: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000, description: 'dedicated numbers the account may hold; null returns it to MAX_NUMBERS' }))),
+        country: Type.Optional(Country),
       }),
       response: { 200: AccountSummary },
     },

@@ -5,7 +5,9 @@ import { findAccount, insertAccount, updateAccount } from '../accounts/accounts.
 import { balanceOf, changeCredits } from '../credits/ledger.repo.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { insertKey, keyExists, revokeKey } from '../keys/keys.repo.ts';
-import { normalisePhone } from '../../common/phone.ts';
+import { invalidNumberMessage, normalisePhone, type PhoneCountry } from '../../common/phone.ts';
+import { readSettings } from '../settings/account-settings.ts';
+import { applySettings } from '../settings/settings.service.ts';
 import { normaliseAbn } from '../../common/abn.ts';
 import { normaliseScopes, type Scope } from '../keys/scopes.ts';
 import { toKeyCreated } from '../keys/key-view.ts';
@@ -22,6 +24,7 @@ export interface CreateAccountInput {
   abn?: string;
   credits?: number;
   hierarchy_enabled?: boolean;
+  country?: PhoneCountry;
 }
 
 // The operator's powers: only reachable with TASMAN_ADMIN_TOKEN, so no tenant checks apply here.
@@ -37,6 +40,7 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
         hierarchyEnabled: input.hierarchy_enabled ?? false,
       });
       if (credits > 0) await changeCredits(tx, { accountId: account.id, delta: credits, kind: 'grant' });
+      if (input.country) await applySettings(tx, account.id, { country: input.country });
       const key = await insertKey(tx, account.id, 'Default');
       // The owner is the account's first user, with every permission; the invite link lets them sign in.
       const owner = await insertUser(tx, account.id, { email: input.email, name: null, canSend: true, canBilling: true });
@@ -53,7 +57,7 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
     return { account_id: accountId, credits };
   }
 
-  async function patchAccount(accountId: string, input: { hierarchy_enabled?: boolean; abn?: string | null; account_status?: string; max_numbers?: number | null }) {
+  async function patchAccount(accountId: string, input: { hierarchy_enabled?: boolean; abn?: string | null; account_status?: string; max_numbers?: number | null; country?: PhoneCountry }) {
     const changes: Parameters<typeof updateAccount>[2] = {};
     if (input.hierarchy_enabled !== undefined) changes.hierarchyEnabled = input.hierarchy_enabled;
     if (input.abn !== undefined) {
@@ -62,11 +66,15 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
     }
     if (input.account_status !== undefined) changes.accountStatus = input.account_status;
     if (input.max_numbers !== undefined) changes.maxNumbers = input.max_numbers;
-    const row = await updateAccount(db, accountId, changes);
+    const row = await db.transaction(async (tx) => {
+      if (input.country) await applySettings(tx, accountId, { country: input.country });
+      return updateAccount(tx, accountId, changes);
+    });
     if (!row) throw notFound('Account');
     return {
       account_id: row.id, business_name: row.businessName, abn: row.abn, account_status: row.accountStatus,
       hierarchy_enabled: row.hierarchyEnabled, credits: row.credits, max_numbers: row.maxNumbers,
+      country: readSettings(row.settings).country,
     };
   }
 
@@ -82,7 +90,7 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
   }
 
   async function registerSenderId(input: { account_id?: string; sender_id: string; abn: string }) {
-    const parsed = parseSender(input.sender_id);
+    const parsed = parseSender(input.sender_id, 'AU');
     if (parsed === null || parsed === 'invalid' || parsed.kind !== 'alpha') {
       throw new AppError('validation_failed', 'A Sender ID is 3 to 11 letters, digits or spaces and contains a letter', {
         details: [{ field: 'sender_id', message: 'must be 3 to 11 characters with a letter' }],
@@ -97,10 +105,9 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
   }
 
   async function addNumber(input: { number: string; country: 'AU' | 'NZ'; price_monthly?: number; account_id?: string }) {
-    const phone = normalisePhone(input.number);
-    if (!phone.ok || phone.country !== input.country) {
-      throw new AppError('invalid_number', `"${input.number}" is not a ${input.country} mobile number`);
-    }
+    const phone = normalisePhone(input.number, input.country);
+    if (!phone.ok) throw new AppError('invalid_number', invalidNumberMessage(input.number, phone.reason));
+    if (phone.country !== input.country) throw new AppError('invalid_number', `"${input.number}" is not a ${input.country} mobile number`);
     if (input.account_id && !(await findAccount(db, input.account_id))) throw notFound('Account');
     const row = await insertNumber(db, {
       number: phone.e164, country: phone.country, priceMonthly: input.price_monthly ?? 0, accountId: input.account_id ?? null,

@@ -30,10 +30,16 @@ export interface InboxQuery {
   date_to?: string;
 }
 
-/** An MO's numbers in the form the rest of Tasman stores them: E.164 when it is an AU/NZ mobile. */
+/**
+ * An MO's numbers in the form the rest of Tasman stores them: E.164 when it is an AU/NZ mobile. The carrier
+ * wrote the number, not an account, so a local form is whichever country's mobile it is (nothing is charged on
+ * this reading).
+ */
 function canonical(number: string): string {
-  const phone = normalisePhone(number);
-  return phone.ok ? phone.e164 : number;
+  const au = normalisePhone(number, 'AU');
+  if (au.ok) return au.e164;
+  const nz = normalisePhone(number, 'NZ');
+  return nz.ok ? nz.e164 : number;
 }
 
 const iso = (d: Date | string) => new Date(d).toISOString();

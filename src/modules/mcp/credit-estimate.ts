@@ -16,7 +16,10 @@ export function estimateBatchCredits(input: { recipients: BatchRecipient[]; mess
   const seen = new Set<string>();
   let total = 0;
   for (const r of input.recipients) {
-    const phone = normalisePhone(typeof r === 'string' ? r : r.phone);
+    // An upper bound for the cap: a local number counts if it is a mobile in either country's reading.
+    const raw = typeof r === 'string' ? r : r.phone;
+    const au = normalisePhone(raw, 'AU');
+    const phone = au.ok ? au : normalisePhone(raw, 'NZ');
     if (!phone.ok || seen.has(phone.e164)) continue;
     seen.add(phone.e164);
     total += countParts(renderMerge(input.message, typeof r === 'string' ? undefined : r.merge_data, { OptOutLink: optoutLink }));

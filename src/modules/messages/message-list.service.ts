@@ -5,7 +5,7 @@ import { containsPattern, parseIsoInstant } from '../../common/query-filters.ts'
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor.ts';
 import { listMessages, type MessageFilter } from './message-list.repo.ts';
 import { toMessageListItem } from './message-view.ts';
-import { normalisePhone } from '../../common/phone.ts';
+import { normalisePhone, type PhoneCountry } from '../../common/phone.ts';
 
 export interface MessageListQuery {
   limit?: number;
@@ -31,7 +31,7 @@ function instant(value: string | undefined, edge: 'start' | 'end', field: string
 }
 
 /** The filters of GET /messages, checked and turned into what the query needs. */
-export function messageFilter(q: MessageListQuery): MessageFilter {
+export function messageFilter(q: MessageListQuery, home: PhoneCountry): MessageFilter {
   const dateFrom = instant(q.date_from, 'start', 'date_from');
   const dateTo = instant(q.date_to, 'end', 'date_to');
   if (dateFrom && dateTo && dateFrom > dateTo) throw new AppError('invalid_range', 'date_from is after date_to');
@@ -40,8 +40,8 @@ export function messageFilter(q: MessageListQuery): MessageFilter {
     throw new AppError('validation_failed', 'cursor is not a next_cursor this service returned', { details: [{ field: 'cursor', message: 'invalid cursor' }] });
   }
   // A whole number in any accepted form is an exact match (indexed); anything else is a literal substring.
-  const to = q.to?.trim() ? normalisePhone(q.to) : null;
-  const sender = q.sender?.trim() ? normalisePhone(q.sender) : null;
+  const to = q.to?.trim() ? normalisePhone(q.to, home) : null;
+  const sender = q.sender?.trim() ? normalisePhone(q.sender, home) : null;
   return {
     status: q.status ?? null,
     recipient: to?.ok ? to.e164 : null,
@@ -58,7 +58,7 @@ export function messageFilter(q: MessageListQuery): MessageFilter {
 /** GET /messages: a page of the caller's outbound messages, newest first, and the cursor of the next page. */
 export async function listAccountMessages(db: Executor, actor: Actor, q: MessageListQuery): Promise<{ messages: MessageListItem[]; next_cursor: string | null }> {
   const limit = q.limit ?? DEFAULT_LIMIT;
-  const found = await listMessages(db, actor.accountId, messageFilter(q), limit);
+  const found = await listMessages(db, actor.accountId, messageFilter(q, actor.account.settings.country), limit);
   const page = found.slice(0, limit);
   const last = page[page.length - 1];
   return {

@@ -34,10 +34,19 @@ export const SendRequest = Type.Object({
   link_tracking: Type.Optional(LinkTracking),
 });
 
+const Segments = Type.Integer({ description: 'SMS segments the carrier carries: GSM-7 160 characters in one, 153 each when longer; UCS-2 70, then 67. Carriers bill by segment; credits follow the parts rule instead (docs/api-contract.md)' });
+
 export const SendResult = Type.Object({
   message_id: Uuid,
   credits_used: Type.Integer(),
   credits_remaining: Type.Integer(),
+  recipient: Type.String({ description: 'The E.164 number the message goes to: how `to` was read (a local number in the account\'s country)' }),
+  segments: Segments,
+});
+
+const InvalidNumber = Type.Object({
+  number: Type.String({ description: 'The recipient as given' }),
+  reason: Type.String({ description: 'Why it cannot be sent to, in words (for example "an Australian landline, not a mobile")' }),
 });
 
 const MergeData = Type.Record(Type.String(), Type.String());
@@ -65,10 +74,12 @@ export const BatchResult = Type.Object({
   campaign_id: Uuid,
   recipients_queued: Type.Integer(),
   invalid_numbers: Type.Array(Type.String()),
+  invalid_details: Type.Array(InvalidNumber, { description: 'Each of invalid_numbers with the reason it was refused' }),
   opted_out_count: Type.Integer(),
   duplicates_removed: Type.Integer(),
   credits_used: Type.Integer(),
   credits_remaining: Type.Integer(),
+  segments: Type.Integer({ description: 'SMS segments the carrier carries for the whole batch' }),
 });
 
 export const MessageItem = Type.Object({
@@ -158,6 +169,7 @@ export const PreviewRecipient = Type.Object({
   encoding: Type.Union([Type.Literal('gsm7'), Type.Literal('ucs2')], { description: 'How the carrier link will encode it' }),
   parts: Type.Integer(),
   credits: Type.Integer(),
+  segments: Segments,
 });
 
 export const SendPreview = Type.Object({
@@ -168,7 +180,9 @@ export const SendPreview = Type.Object({
 export const BatchPreview = Type.Object({
   recipients: Type.Array(PreviewRecipient),
   total_credits: Type.Integer(),
+  total_segments: Type.Integer({ description: 'SMS segments the carrier would carry for the whole batch' }),
   invalid_numbers: Type.Array(Type.String()),
+  invalid_details: Type.Array(InvalidNumber, { description: 'Each of invalid_numbers with the reason it was refused' }),
   opted_out_count: Type.Integer(),
   duplicates_removed: Type.Integer(),
 });

@@ -9,13 +9,13 @@ import { allowedSenderQuery } from '../senders/senders.repo.ts';
 import { rows } from '../../platform/db/client.ts';
 import { renderMerge, templateHasPlaceholder } from './merge.ts';
 import { countParts, codePointLength, MAX_MESSAGE_CHARS } from './parts.ts';
-import { normalisePhone } from '../../common/phone.ts';
+import { invalidNumberMessage, normalisePhone } from '../../common/phone.ts';
 import { findMessage, findMessageIdByIdempotencyKey, findOptedOut, insertBatch, type BatchItem } from './messages.repo.ts';
 import { insertSingles, type SendOutcome, type SingleSend } from './single-send.repo.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { toMessageView, type MessageView } from './message-view.ts';
-import { textEncoding } from '../../carrier/carrier.ts';
+import { textEncoding, textSegments } from '../../carrier/carrier.ts';
 import { METADATA_LIMITS } from './messages.schemas.ts';
 import { cancelScheduled, messageStatus } from '../scheduling/schedule.repo.ts';
 import { parseSendAt } from './send-at.ts';
@@ -42,6 +42,16 @@ export interface SendResult {
   message_id: string;
   credits_used: number;
   credits_remaining: number;
+  /** the E.164 number the message goes to: how Tasman read `to` */
+  recipient: string;
+  /** SMS segments the carrier will carry (credits follow the interface document's rule instead) */
+  segments: number;
+}
+
+/** A number a batch could not send to, as given, and why. */
+export interface InvalidNumber {
+  number: string;
+  reason: string;
 }
 
 export type BatchRecipient = string | { phone: string; merge_data?: Record<string, string>; metadata?: Record<string, string> };
@@ -63,10 +73,12 @@ export interface BatchResult {
   campaign_id: string;
   recipients_queued: number;
   invalid_numbers: string[];
+  invalid_details: InvalidNumber[];
   opted_out_count: number;
   duplicates_removed: number;
   credits_used: number;
   credits_remaining: number;
+  segments: number;
 }
 
 export interface PreviewRecipient {
@@ -75,19 +87,22 @@ export interface PreviewRecipient {
   encoding: 'gsm7' | 'ucs2';
   parts: number;
   credits: number;
+  segments: number;
 }
 
 export interface BatchPreview {
   recipients: PreviewRecipient[];
   total_credits: number;
+  total_segments: number;
   invalid_numbers: string[];
+  invalid_details: InvalidNumber[];
   opted_out_count: number;
   duplicates_removed: number;
 }
 
 // Credits are parts (the interface document's rule); the encoding is what the carrier link will use.
 const previewOf = (phone: string, text: string, parts: number): PreviewRecipient =>
-  ({ phone, text, encoding: textEncoding(text), parts, credits: parts });
+  ({ phone, text, encoding: textEncoding(text), parts, credits: parts, segments: textSegments(text) });
 
 /** Lets a caller (idempotency) write in the same transaction as the send, so both commit or neither does. */
 export type Within<T> = (tx: Tx, result: T) => Promise<void>;
@@ -212,13 +227,14 @@ export function createMessageService(deps: MessageServiceDeps) {
 
   async function send(actor: Actor, input: SendInput, within?: Within<SendResult>): Promise<SendResult> {
     assertCanSend(actor);
-    const phone = normalisePhone(input.to);
-    if (!phone.ok) throw new AppError('invalid_number', `"${input.to}" is not an Australian or New Zealand mobile number`);
-    const given = parseSender(input.sender ?? input.from);
+    const home = actor.account.settings.country;
+    const phone = normalisePhone(input.to, home);
+    if (!phone.ok) throw new AppError('invalid_number', invalidNumberMessage(input.to, phone.reason));
+    const given = parseSender(input.sender ?? input.from, home);
     if (given === 'invalid') throw senderNotAllowed();
     const sendingNumber = await sendingNumberFor(actor, input, phone.country);
     // The body names its sender, so the statement must send from exactly that one (it re-checks the account may).
-    const named = sendingNumber !== null && sendingNumber !== deps.sharedSender[phone.country] ? parseSender(sendingNumber) : null;
+    const named = sendingNumber !== null && sendingNumber !== deps.sharedSender[phone.country] ? parseSender(sendingNumber, home) : null;
     const requested = named && named !== 'invalid' ? named : given;
     const { body, parts, link, links } = singleBody(input.message, sendingNumber, tracksLinks(actor, input.link_tracking));
     const scheduledAt = releaseTime({ sendAt: scheduleOf(input.send_at), now: now(), urgent: input.urgent, country: phone.country, settings: actor.account.settings });
@@ -234,7 +250,9 @@ export function createMessageService(deps: MessageServiceDeps) {
       if (outcome.optedOut) throw new AppError('recipient_opted_out', `${phone.e164} has opted out of messages from this account`);
       if (outcome.dailyExceeded) throw dailyLimitError(now(), 'The account has reached its daily send limit');
       if (!outcome.ok || outcome.creditsAfter === null) throw insufficientCredits(parts, outcome.creditsBefore);
-      return { message_id: request.id, credits_used: parts, credits_remaining: outcome.creditsAfter };
+      return {
+        message_id: request.id, credits_used: parts, credits_remaining: outcome.creditsAfter, recipient: phone.e164, segments: textSegments(body),
+      };
     };
     const result = within
       ? await deps.db.transaction(async (tx) => {
@@ -258,7 +276,7 @@ export function createMessageService(deps: MessageServiceDeps) {
 
   /** The sender a request may use: its registered spelling, null for the default; 400 when not allowed. */
   async function resolveSender(actor: Actor, given: string | undefined): Promise<string | null> {
-    const requested = parseSender(given);
+    const requested = parseSender(given, actor.account.settings.country);
     if (requested === 'invalid') throw senderNotAllowed();
     const [allowed] = await rows<{ sender: string | null }>(deps.db, allowedSenderQuery(actor, requested));
     if (requested !== null && !allowed?.sender) throw senderNotAllowed();
@@ -271,13 +289,13 @@ export function createMessageService(deps: MessageServiceDeps) {
    */
   async function prepareBatch(actor: Actor, input: BatchInput) {
     const sender = await resolveSender(actor, input.sender ?? input.from);
-    const invalid: string[] = [];
+    const invalid: InvalidNumber[] = [];
     const seen = new Map<string, { e164: string; country: 'AU' | 'NZ'; mergeData: Record<string, string> | undefined; metadata: Record<string, string> | null }>();
     let duplicates = 0;
     for (const r of input.recipients) {
       const raw = typeof r === 'string' ? r : r.phone;
-      const phone = normalisePhone(raw);
-      if (!phone.ok) { invalid.push(raw); continue; }
+      const phone = normalisePhone(raw, actor.account.settings.country);
+      if (!phone.ok) { invalid.push({ number: raw, reason: phone.reason }); continue; }
       if (seen.has(phone.e164)) { duplicates += 1; continue; }
       seen.set(phone.e164, {
         e164: phone.e164, country: phone.country, mergeData: typeof r === 'string' ? undefined : r.merge_data,
@@ -317,9 +335,9 @@ export function createMessageService(deps: MessageServiceDeps) {
       const withLinks = items.flatMap((i) => (i.links ? [{ messageId: i.id, links: i.links }] : []));
       if (withLinks.length > 0) await insertLinks(tx, actor.accountId, withLinks);
       const res: BatchResult = {
-        campaign_id: batch.campaignId, recipients_queued: items.length, invalid_numbers: invalid,
-        opted_out_count: optedOutCount, duplicates_removed: duplicates, credits_used: totalCredits,
-        credits_remaining: outcome.creditsAfter,
+        campaign_id: batch.campaignId, recipients_queued: items.length, invalid_numbers: invalid.map((i) => i.number),
+        invalid_details: invalid, opted_out_count: optedOutCount, duplicates_removed: duplicates, credits_used: totalCredits,
+        credits_remaining: outcome.creditsAfter, segments: items.reduce((sum, i) => sum + textSegments(i.body), 0),
       };
       if (within) await within(tx, res);
       return res;
@@ -344,8 +362,8 @@ export function createMessageService(deps: MessageServiceDeps) {
 
   /** POST /send/preview: what /send would send and charge, without writing anything. */
   async function previewSend(actor: Actor, input: SendInput): Promise<PreviewRecipient & { opted_out: boolean }> {
-    const phone = normalisePhone(input.to);
-    if (!phone.ok) throw new AppError('invalid_number', `"${input.to}" is not an Australian or New Zealand mobile number`);
+    const phone = normalisePhone(input.to, actor.account.settings.country);
+    if (!phone.ok) throw new AppError('invalid_number', invalidNumberMessage(input.to, phone.reason));
     await resolveSender(actor, input.sender ?? input.from);
     const { body, parts } = singleBody(input.message, await sendingNumberFor(actor, input, phone.country), tracksLinks(actor, input.link_tracking));
     const optedOut = !actor.account.optoutExempt && (await findOptedOut(deps.db, actor.accountId, [phone.e164])).size > 0;
@@ -355,10 +373,12 @@ export function createMessageService(deps: MessageServiceDeps) {
   /** POST /send-batch/preview: the batch as /send-batch would queue it, without writing or charging. */
   async function previewBatch(actor: Actor, input: BatchInput): Promise<BatchPreview> {
     const { items, invalid, optedOutCount, duplicates } = await prepareBatch(actor, input);
+    const recipients = items.map((i) => previewOf(i.recipient, i.body, i.parts));
     return {
-      recipients: items.map((i) => previewOf(i.recipient, i.body, i.parts)),
+      recipients,
       total_credits: items.reduce((sum, i) => sum + i.parts, 0),
-      invalid_numbers: invalid, opted_out_count: optedOutCount, duplicates_removed: duplicates,
+      total_segments: recipients.reduce((sum, r) => sum + r.segments, 0),
+      invalid_numbers: invalid.map((i) => i.number), invalid_details: invalid, opted_out_count: optedOutCount, duplicates_removed: duplicates,
     };
   }
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError } from '../../platform/errors.ts';
-import { normalisePhone } from '../../common/phone.ts';
+import { invalidNumberMessage, normalisePhone, type PhoneCountry } from '../../common/phone.ts';
 import { assertHierarchyEnabled, loadManagedAccount } from '../accounts/access.ts';
 import { changeCredits } from '../credits/ledger.repo.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
@@ -37,12 +37,12 @@ function unavailable(list: string[]): AppError {
 }
 
 /** `numbers` as one string or an array, each normalised to E.164; any invalid one is a 400 before anything moves. */
-function parseNumbers(input: string | string[]): string[] {
+function parseNumbers(input: string | string[], home: PhoneCountry): string[] {
   const given = typeof input === 'string' ? [input] : input;
   const out = new Set<string>();
   for (const raw of given) {
-    const phone = normalisePhone(raw);
-    if (!phone.ok) throw new AppError('invalid_number', `"${raw}" is not an Australian or New Zealand mobile number`);
+    const phone = normalisePhone(raw, home);
+    if (!phone.ok) throw new AppError('invalid_number', invalidNumberMessage(raw, phone.reason));
     out.add(phone.e164);
   }
   if (out.size === 0) throw new AppError('validation_failed', 'numbers must name at least one number', { details: [{ field: 'numbers', message: 'must not be empty' }] });
@@ -79,7 +79,7 @@ export function createNumberService(deps: NumberServiceDeps) {
   async function purchase(actor: Actor, input: { number?: string; country?: 'AU' | 'NZ'; label?: string }) {
     let number: string | undefined;
     if (input.number !== undefined) {
-      const phone = normalisePhone(input.number);
+      const phone = normalisePhone(input.number, input.country ?? actor.account.settings.country);
       if (!phone.ok || (input.country && phone.country !== input.country)) {
         throw new AppError('invalid_number', `"${input.number}" is not ${input.country ? `an ${input.country}` : 'an AU or NZ'} mobile number`);
       }
@@ -162,7 +162,7 @@ export function createNumberService(deps: NumberServiceDeps) {
    * assigned; any other number the parent does not hold (another account's, the pool's, unknown) is 409.
    */
   async function assign(actor: Actor, accountId: string, input: string | string[]) {
-    const list = parseNumbers(input);
+    const list = parseNumbers(input, actor.account.settings.country);
     return db.transaction(async (tx) => {
       await loadManagedAccount(tx, actor, accountId, { write: true, lock: true });
       const already = new Set(await heldBy(tx, accountId, list));
@@ -176,7 +176,7 @@ export function createNumberService(deps: NumberServiceDeps) {
 
   /** Moves numbers from the sub-account back to the parent, all or none; one it does not hold is 409. */
   async function recall(actor: Actor, accountId: string, input: string | string[]) {
-    const list = parseNumbers(input);
+    const list = parseNumbers(input, actor.account.settings.country);
     return db.transaction(async (tx) => {
       await loadManagedAccount(tx, actor, accountId, { write: true, lock: true });
       const moved = new Set(await moveNumbers(tx, accountId, actor.accountId, list));

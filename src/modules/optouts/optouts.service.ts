@@ -2,7 +2,7 @@ import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { decodeCursor, E164_KEY, encodeCursor } from '../../platform/http/keyset-cursor.ts';
-import { normalisePhone } from '../../common/phone.ts';
+import { invalidNumberMessage, normalisePhone } from '../../common/phone.ts';
 import { auditCsv } from './audit-csv.ts';
 import { addOptout, listOptouts, optoutEvents, removeOptout, type OptoutRow } from './optouts.repo.ts';
 
@@ -22,9 +22,9 @@ const toItem = (o: OptoutRow) => ({
   message_id: o.message_id,
 });
 
-function e164(number: string): string {
-  const phone = normalisePhone(number);
-  if (!phone.ok) throw new AppError('invalid_number', `"${number}" is not an Australian or New Zealand mobile number`);
+function e164(actor: Actor, number: string): string {
+  const phone = normalisePhone(number, actor.account.settings.country);
+  if (!phone.ok) throw new AppError('invalid_number', invalidNumberMessage(number, phone.reason));
   return phone.e164;
 }
 
@@ -53,7 +53,7 @@ export function createOptoutService(deps: { db: Db }) {
 
     /** Adds a number (source api). `created` is false when it was already listed (its first record stands). */
     async add(actor: Actor, number: string) {
-      const normalised = e164(number);
+      const normalised = e164(actor, number);
       const created = await addOptout(db, actor.accountId, normalised, 'api');
       const [row] = await listOptouts(db, actor.accountId, { limit: 1, after: null, number: normalised });
       return { created, optout: toItem(row!) };
@@ -61,7 +61,7 @@ export function createOptoutService(deps: { db: Db }) {
 
     /** Removes a number; the audit keeps both the opt-out and this removal. 404 when it is not listed. */
     async remove(actor: Actor, number: string) {
-      const phone = normalisePhone(number);
+      const phone = normalisePhone(number, actor.account.settings.country);
       if (!phone.ok || !(await removeOptout(db, actor.accountId, phone.e164, 'api'))) throw notFound('Opt-out');
       return { ok: true as const };
     },

@@ -12,10 +12,10 @@ describe('parseSender', () => {
     ['ACME Co', { kind: 'alpha', senderId: 'ACME Co' }],
     ['Shop24', { kind: 'alpha', senderId: 'Shop24' }],
   ])('%s', (raw, expected) => {
-    expect(parseSender(raw as string | undefined)).toEqual(expected);
+    expect(parseSender(raw as string | undefined, 'AU')).toEqual(expected);
   });
 
   it.each(['123', '+1 555 0100', 'ABCDEFGHIJKL', 'A', '12345678901', 'héllo', 'a\u0000b'])('refuses %s', (raw) => {
-    expect(parseSender(raw)).toBe('invalid');
+    expect(parseSender(raw, 'AU')).toBe('invalid');
   });
 });

@@ -1,7 +1,9 @@
+import type { PhoneCountry } from '../../common/phone.ts';
+
 /**
- * An account's settings: quiet hours, the time zone of its Australian recipients, and whether links
- * are tracked by default. Stored in `accounts.settings` (jsonb) and read with the key or session lookup, so the
- * send path knows them without a query. Pure: no database, no Intl formatting beyond checking a zone's name.
+ * An account's settings: quiet hours, the time zone of its Australian recipients, whether links are tracked by
+ * default, and the country its local numbers are read in. Stored in `accounts.settings` (jsonb) and read with the
+ * key or session lookup, so the send path knows them without a query. Pure: no database, no Intl formatting beyond checking a zone's name.
  */
 
 export interface QuietHours {
@@ -18,11 +20,15 @@ export interface AccountSettings {
   timeZone: string;
   /** the default for `link_tracking` on sends that do not give it */
   linkTracking: boolean;
+  /** the country a local number (leading 0) is read in: `02 9999 1234` is a Sydney landline for AU, a mobile for NZ */
+  country: PhoneCountry;
 }
 
 export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
 
-export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({ quietHours: null, timeZone: DEFAULT_TIME_ZONE, linkTracking: false });
+export const DEFAULT_COUNTRY: PhoneCountry = 'AU';
+
+export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({ quietHours: null, timeZone: DEFAULT_TIME_ZONE, linkTracking: false, country: DEFAULT_COUNTRY });
 
 /** `HH:MM`, 00:00–23:59. */
 export const CLOCK_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
@@ -76,6 +82,7 @@ export function readSettings(stored: unknown): AccountSettings {
     quietHours,
     timeZone: zone ?? DEFAULT_TIME_ZONE,
     linkTracking: typeof s.link_tracking === 'boolean' ? s.link_tracking : DEFAULT_SETTINGS.linkTracking,
+    country: s.country === 'NZ' || s.country === 'AU' ? s.country : DEFAULT_COUNTRY,
   };
 }
 
@@ -84,8 +91,9 @@ export interface SettingsView {
   quiet_hours: QuietHours | null;
   time_zone: string;
   link_tracking: boolean;
+  country: PhoneCountry;
 }
 
 export const toSettingsView = (s: AccountSettings): SettingsView => ({
-  quiet_hours: s.quietHours, time_zone: s.timeZone, link_tracking: s.linkTracking,
+  quiet_hours: s.quietHours, time_zone: s.timeZone, link_tracking: s.linkTracking, country: s.country,
 });

@@ -1,6 +1,11 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { CLOCK_TIME_PATTERN, DEFAULT_TIME_ZONE } from './account-settings.ts';
 
+export const Country = Type.Union([Type.Literal('AU'), Type.Literal('NZ')], {
+  description: 'The country a local number (with a leading 0) is read in: AU reads 04… as a mobile and 02 9999 1234 as a '
+    + 'Sydney landline (refused); NZ reads 02… as a mobile. International forms (+61…, +64…, 614…) are read as written. Default AU.',
+});
+
 const ClockTime = Type.String({ pattern: CLOCK_TIME_PATTERN, description: 'Local wall-clock time, HH:MM (24-hour)', examples: ['21:00'] });
 
 export const QuietHoursSchema = Type.Object({
@@ -23,6 +28,7 @@ export const settingsFields = {
     examples: ['Australia/Perth'],
   })),
   link_tracking: Type.Optional(Type.Boolean({ description: 'Default for link_tracking on sends that do not give it (default false)' })),
+  country: Type.Optional(Country),
 };
 
 export const SettingsUpdate = Type.Object(settingsFields, { additionalProperties: false });
@@ -32,6 +38,7 @@ export const Settings = Type.Object({
   quiet_hours: Type.Union([QuietHoursSchema, Type.Null()]),
   time_zone: Type.String(),
   link_tracking: Type.Boolean(),
+  country: Country,
 }, { description: 'The account\'s sending settings' });
 
 export const SettingsResponse = Type.Object({ settings: Settings });

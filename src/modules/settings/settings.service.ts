@@ -25,6 +25,7 @@ export function settingsChanges(input: SettingsUpdate): Partial<SettingsView> {
     changes.time_zone = zone;
   }
   if (input.link_tracking !== undefined) changes.link_tracking = input.link_tracking;
+  if (input.country !== undefined) changes.country = input.country;
   return changes;
 }
 
