@@ -13,14 +13,14 @@ const nzAccount = async () => {
   const a = await createAccount(t.app, { credits: 20 });
   const set = await call(t.app, a.apiKey, 'PUT', '/settings', { country: 'NZ' });
   expect(set.status).toBe(200);
-  expect(set.body.settings.country).toBe('NZ');
+  expect(set.body.settings).toMatchObject({ country: 'NZ' });
   return a;
 };
 
 describe('the account\'s country', () => {
   it('is AU by default: a Sydney landline written locally is refused with the reason, and nothing is charged', async () => {
     const a = await createAccount(t.app);
-    expect((await call(t.app, a.apiKey, 'GET', '/settings')).body.settings.country).toBe('AU');
+    expect((await call(t.app, a.apiKey, 'GET', '/settings')).body.settings).toMatchObject({ country: 'AU' });
     const res = await call(t.app, a.apiKey, 'POST', '/send', { to: '02 9999 1234', message: 'x' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
@@ -37,8 +37,8 @@ describe('the account\'s country', () => {
     const res = await call(t.app, a.apiKey, 'POST', '/send', { to: '02 9999 1234', message: 'Kia ora' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ recipient: '+64299991234', credits_used: 1, segments: 1 });
-    const got = await call(t.app, a.apiKey, 'GET', `/message/${res.body.message_id}`);
-    expect(got.body.message.recipient).toBe('+64299991234');
+    const got = await call(t.app, a.apiKey, 'GET', `/message/${res.body.message_id as string}`);
+    expect(got.body.message).toMatchObject({ recipient: '+64299991234' });
     const aussie = await call(t.app, a.apiKey, 'POST', '/send', { to: '0412 345 678', message: 'x' });
     expect(aussie.status).toBe(400);
     expect(aussie.body.error).toContain('write it as +61 412 345 678');
@@ -72,24 +72,24 @@ describe('the account\'s country', () => {
     expect(refused.body.code).toBe('recipient_opted_out');
     await call(t.app, a.apiKey, 'POST', '/send', { to: '022 123 4567', message: 'x' });
     const list = await call(t.app, a.apiKey, 'GET', '/messages?to=022%20123%204567');
-    expect(list.body.messages.map((m: { recipient: string }) => m.recipient)).toEqual(['+64221234567']);
+    expect((list.body.messages as Array<{ recipient: string }>).map((m) => m.recipient)).toEqual(['+64221234567']);
   });
 
   it('is set by the operator, and a sub-account takes its parent\'s unless told', async () => {
     const created = await admin(t.app, 'POST', '/admin/accounts', { business_name: 'Kiwi Co', email: 'kiwi@example.com', country: 'NZ', hierarchy_enabled: true });
     expect(created.status).toBe(201);
     const key = created.body.api_key as string;
-    expect((await call(t.app, key, 'GET', '/settings')).body.settings.country).toBe('NZ');
+    expect((await call(t.app, key, 'GET', '/settings')).body.settings).toMatchObject({ country: 'NZ' });
     const sub = await call(t.app, key, 'POST', '/accounts', { business_name: 'Kiwi Sub' });
     expect(sub.status).toBe(201);
-    expect((await call(t.app, key, 'GET', `/account/${sub.body.id}`)).body.account.country).toBe('NZ');
+    expect((await call(t.app, key, 'GET', `/account/${sub.body.id as string}`)).body.account).toMatchObject({ country: 'NZ' });
     const other = await call(t.app, key, 'POST', '/accounts', { business_name: 'Aussie Sub', country: 'AU' });
-    expect((await call(t.app, key, 'GET', `/account/${other.body.id}`)).body.account.country).toBe('AU');
-    const patched = await call(t.app, key, 'PATCH', `/account/${other.body.id}`, { country: 'NZ' });
-    expect(patched.body.account.country).toBe('NZ');
-    const back = await admin(t.app, 'PATCH', `/admin/accounts/${created.body.account_id}`, { country: 'AU' });
+    expect((await call(t.app, key, 'GET', `/account/${other.body.id as string}`)).body.account).toMatchObject({ country: 'AU' });
+    const patched = await call(t.app, key, 'PATCH', `/account/${other.body.id as string}`, { country: 'NZ' });
+    expect(patched.body.account).toMatchObject({ country: 'NZ' });
+    const back = await admin(t.app, 'PATCH', `/admin/accounts/${created.body.account_id as string}`, { country: 'AU' });
     expect(back.body.country).toBe('AU');
-    expect((await call(t.app, key, 'GET', '/settings')).body.settings.country).toBe('AU');
+    expect((await call(t.app, key, 'GET', '/settings')).body.settings).toMatchObject({ country: 'AU' });
     expect((await call(t.app, key, 'PUT', '/settings', { country: 'US' })).status).toBe(400);
   });
 });
