@@ -270,7 +270,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     metrics.watch({
       queues: () => queueSizes(services.db), carriers: carrierStatus,
       binds: () => (carriers?.view().carriers ?? []).flatMap((c) => c.binds.map((b) => ({
-        carrier: c.id, bind: b.index, bound: b.state === 'bound', inFlight: b.inFlight, submitsPerSecond: b.submitsPerSecond, errors: b.errors,
+        carrier: c.id, bind: b.index, bound: b.state === 'bound', inFlight: b.inFlight, submitsPerSecond: b.submitsPerSecond, errors: b.errors, tps: b.tps, throttled: b.throttled,
       }))),
       receiptsWaiting: () => receiptsWaiting(services.db),
     });

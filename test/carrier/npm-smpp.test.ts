@@ -168,14 +168,35 @@ describe('carrier against the npm smpp SMSC', () => {
     expect(await carrier.submit(request('x'))).toMatchObject({ ok: false, permanent: false, errorCode: 'ESME_RSYSERR' });
   });
 
-  it('pauses and retries internally when throttled', async () => {
-    const { smsc, carrier } = await setup({ throttle: { pauseMs: 30, retries: 3 } });
-    let n = 0;
-    smsc.onSubmit = (_s, respond) => (++n <= 2 ? respond(n === 1 ? 0x58 : 0x14) : respond(0, 'fine'));
-    expect(await carrier.submit(request('x'))).toMatchObject({ ok: true, smscMessageId: 'fine' });
-    expect(smsc.submits).toHaveLength(3);
-    smsc.onSubmit = (_s, respond) => respond(0x58);
-    expect(await carrier.submit(request('y'))).toMatchObject({ ok: false, permanent: false, errorCode: 'ESME_RTHROTTLED' });
+  it('settles at the pace of an SMSC that throttles above 10 per second: every message accepted once, none failed', async () => {
+    // The SMSC takes 10 submit_sm per calendar second and throttles the rest, alternately with ESME_RTHROTTLED and
+    // ESME_RMSGQFUL (both mean "slow down"). SMPP_TPS is 100: far above it.
+    const { smsc, carrier } = await setup({ tps: 100, window: 10 });
+    const perSecond = new Map<number, number>();
+    let throttles = 0;
+    let accepted = 0;
+    smsc.onSubmit = (s, respond) => {
+      const second = Math.floor(Date.now() / 1000);
+      const taken = perSecond.get(second) ?? 0;
+      if (taken >= 10) { throttles++; respond(throttles % 2 === 0 ? 0x58 : 0x14); return; }
+      perSecond.set(second, taken + 1);
+      respond(0, `T-${messageOf(s)}-${++accepted}`);
+    };
+    const texts = Array.from({ length: 40 }, (_, i) => `paced ${i}`);
+    const results = await Promise.all(texts.map((t) => carrier.submit(request(t))));
+    // Nothing failed for being throttled, and each message was accepted exactly once.
+    for (const r of results) expectOk(r);
+    expect(accepted).toBe(40);
+    const acceptedTexts = results.map((r) => (r.ok ? r.smscMessageId : '')).map((id) => id.split('-')[1]);
+    expect(new Set(acceptedTexts).size).toBe(40);
+    // It learnt the pace: far fewer throttled answers than sending at 100/s for the 4 s this takes (~360), and the
+    // bind's rate settled near the SMSC's, which the carrier's status shows.
+    expect(throttles).toBeGreaterThan(0);
+    expect(throttles).toBeLessThan(120);
+    const bind = (carrier as ReturnType<typeof createSmppCarrier>).status().binds[0]!;
+    expect(bind.throttled).toBe(throttles);
+    expect(bind.tps).toBeGreaterThanOrEqual(1);
+    expect(bind.tps).toBeLessThan(30);
   });
 
   it('survives a dropped connection mid-window: in-flight submits fail as temporary, then it resubmits after reconnecting', async () => {

@@ -21,6 +21,10 @@ export interface BindStatus {
   submitsPerSecond: number;
   submitted: number;
   errors: number;
+  /** The submits per second this bind runs at: the configured TPS until the SMSC throttles, then the rate it settled at (rate-controller.ts); null when unpaced. */
+  tps: number | null;
+  /** Throttling answers (ESME_RTHROTTLED, ESME_RMSGQFUL) since the process started; each throttled submit went again. */
+  throttled: number;
   /** With separate transmitter and receiver: the receiver's state. */
   receiver?: 'bound' | 'connecting' | 'down';
 }
@@ -85,6 +89,7 @@ export function createBindPool(options: SmppClientOptions & { binds?: number; bi
     status: (): BindStatus[] => binds.map((b) => ({
       index: b.index, state: stateOf(b.client), lastError: b.client.state().lastError, inFlight: b.client.state().inFlight,
       pending: b.pending, submitsPerSecond: b.rate.perSecond(), submitted: b.submitted, errors: b.errors,
+      tps: b.client.state().tps, throttled: b.client.state().throttled,
       ...(b.receiver ? { receiver: stateOf(b.receiver) } : {}),
     })),
     health() {

@@ -1,8 +1,9 @@
 // The ESME side of the link: keeps one bind_transceiver session up (reconnecting with capped, jittered backoff
-// after any failure), paces submissions (SMPP_TPS token bucket, SMPP_WINDOW outstanding) and backs off when the
-// SMSC throttles. Throttling (ESME_RTHROTTLED, ESME_RMSGQFUL) pauses every submission for a while, doubling on
-// repeats up to maxPauseMs, and the throttled submit_sm is retried here up to `retries` times before its
-// status is handed back; retrying inside keeps the segments of one message together.
+// after any failure), paces submissions (a token bucket at the bind's rate, SMPP_WINDOW outstanding) and settles
+// at the SMSC's pace when it throttles: the rate controller (rate-controller.ts) lowers the bind's rate to what the
+// SMSC accepts and probes back up, never above SMPP_TPS. A throttled submit_sm (ESME_RTHROTTLED, ESME_RMSGQFUL)
+// waits for its next token and goes again: it is never failed for being throttled, and retrying inside keeps the
+// segments of one message together.
 import net from 'node:net';
 import tls from 'node:tls';
 import { LinkError } from './errors.ts';
@@ -11,6 +12,7 @@ import { createSession, type Session } from './session.ts';
 import { responseTo } from './codec.ts';
 import { isThrottleStatus, Status, type BindCommand, type Pdu, type ShortMessageFields, type ShortMessagePdu, type OptionalParams } from './pdu-types.ts';
 import { backoffDelay, createSleeper, createTokenBucket } from './rate.ts';
+import { createRateController } from './rate-controller.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import { bindRefusal, describeLinkFailure } from './link-failure.ts';
 
@@ -32,7 +34,8 @@ export interface SmppClientOptions {
   responseTimeoutMs?: number;
   enquireLinkIntervalMs?: number;
   reconnect?: { initialMs?: number; maxMs?: number };
-  throttle?: { pauseMs?: number; maxPauseMs?: number; retries?: number };
+  /** How the bind's rate follows the SMSC's throttling (rate-controller.ts); tests pass a short hold. */
+  throttle?: { decrease?: number; floor?: number; holdMs?: number };
   /** Called for every deliver_sm; deliver_sm_resp is sent when it settles (ESME_RX_T_APPN if it rejects). */
   onDeliver(pdu: ShortMessagePdu): Promise<void>;
   logger?: Logger;
@@ -43,6 +46,10 @@ export interface SmppClientState {
   bound: boolean;
   inFlight: number;
   lastError: string | null;
+  /** The submits per second the bind runs at: the configured TPS until the SMSC throttles, then the rate it settled at; null when unpaced. */
+  tps: number | null;
+  /** Throttling answers (ESME_RTHROTTLED, ESME_RMSGQFUL) so far. */
+  throttled: number;
 }
 
 export interface SmppClient {
@@ -69,8 +76,8 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
   const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const { initialMs = 1_000, maxMs = 60_000 } = options.reconnect ?? {};
-  const { pauseMs = 1_000, maxPauseMs = 30_000, retries = 3 } = options.throttle ?? {};
-  const bucket = createTokenBucket(options.tps);
+  const pace = createRateController({ ceiling: options.tps, ...options.throttle });
+  const bucket = createTokenBucket(() => pace.rate());
   const sleeper = createSleeper();
 
   let stopping = false;
@@ -78,8 +85,6 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
   let current: Session | undefined;
   let connected = false;
   let lastError: string | null = null;
-  let pausedUntil = 0;
-  let throttleStreak = 0;
   const boundWaiters = new Set<() => void>();
 
   let boundThisRound = false;
@@ -194,12 +199,6 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
     }
   }
 
-  function throttled(): void {
-    const pause = Math.min(maxPauseMs, pauseMs * 2 ** Math.min(throttleStreak++, 20));
-    pausedUntil = Math.max(pausedUntil, Date.now() + pause);
-    log.warn({ pauseMs: pause }, 'smpp throttled by SMSC; pausing submissions');
-  }
-
   return {
     async start(waitMs = 10_000) {
       if (running) return;
@@ -223,19 +222,19 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
     },
 
     async submit(fields, tlvs = {}, waitMs = 5_000) {
-      for (let attempt = 0; ; attempt++) {
-        while (Date.now() < pausedUntil && !stopping) await sleeper.sleep(pausedUntil - Date.now());
+      for (;;) {
         if (!stopping) await bucket.take();
         if (stopping) throw new LinkError('client stopping', 'closed');
         const session = await waitBound(waitMs);
         if (!session) throw new LinkError(`not bound${lastError ? `: ${lastError}` : ''}`, 'not_bound');
+        pace.sent();
         const resp = await session.request({ command: 'submit_sm', sequence: 0, status: 0, ...fields, tlvs });
         if (isThrottleStatus(resp.status)) {
-          throttled();
-          if (attempt < retries) continue;
-        } else if (resp.status === Status.ESME_ROK) {
-          throttleStreak = 0;
+          // The SMSC did not take it: it goes again at the lowered rate, behind the submits already waiting.
+          if (pace.throttled()) log.info({ host: options.host, port: options.port, tps: pace.settled() }, 'smpp throttled by SMSC; bind rate lowered');
+          continue;
         }
+        if (resp.status === Status.ESME_ROK) pace.accepted();
         // generic_nack reports a problem with a bare status: a status 0 nack is still not an acceptance.
         const status = resp.command === 'generic_nack' && resp.status === 0 ? Status.ESME_RSYSERR : resp.status;
         const messageId = resp.command === 'submit_sm_resp' ? resp.messageId : '';
@@ -260,6 +259,8 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
       bound: current?.isOpen() ?? false,
       inFlight: current?.inFlight() ?? 0,
       lastError,
+      tps: Number.isFinite(pace.rate()) ? Math.round(pace.rate() * 10) / 10 : null,
+      throttled: pace.throttles(),
     }),
   };
 }

@@ -4,7 +4,7 @@ import { backoffDelay, createSleeper, createTokenBucket } from './rate.ts';
 
 describe('token bucket', () => {
   it('never lets more than burst + tps * elapsed through', async () => {
-    const bucket = createTokenBucket(50, 1);
+    const bucket = createTokenBucket(50, () => 1);
     const started = performance.now();
     for (let i = 0; i < 6; i++) await bucket.take();
     // Only a lower bound: a loaded machine can be slower, never faster.

@@ -3,27 +3,43 @@
 /**
  * A FIFO token bucket: `take()` resolves when a token is free. tps <= 0 means no limit. The burst is 10 ms of
  * tokens (at least one), so any one second holds at most tps + burst submits: an SMSC counting per second sees
- * its limit held (a burst of a whole second let twice the rate through in the first second).
+ * its limit held (a burst of a whole second let twice the rate through in the first second). `tps` may be a
+ * function (a bind's rate controller): the rate is read at every take, so a change applies to the next token.
  */
-export function createTokenBucket(tps: number, burst = Math.max(1, Math.ceil(tps / 100))): { take(): Promise<void> } {
-  if (!(tps > 0) || !Number.isFinite(tps)) return { take: async () => {} };
-  let tokens = burst;
+export function createTokenBucket(tps: number | (() => number), burstOf = (rate: number) => Math.max(1, Math.ceil(rate / 100))): { take(): Promise<void> } {
+  const rateNow = typeof tps === 'function' ? tps : () => tps;
+  if (typeof tps === 'number' && (!(tps > 0) || !Number.isFinite(tps))) return { take: async () => {} };
+  let tokens = 1;
   let last = performance.now();
   let queue: Promise<void> = Promise.resolve();
-  const refill = (): void => {
+  let waiting = 0;
+  // The burst caps what an idle bucket saves up. While takes queue, the time a late timer overslept is credited
+  // in full: on a busy event loop every timer fires late, and capping then lost that time on every token (a bind
+  // at 20/s sent 16).
+  const refill = (rate: number, capped: boolean): void => {
     const now = performance.now();
-    tokens = Math.min(burst, tokens + ((now - last) / 1000) * tps);
+    tokens += ((now - last) / 1000) * rate;
+    if (capped) tokens = Math.min(burstOf(rate), tokens);
     last = now;
   };
   return {
     take() {
+      const idle = waiting === 0;
+      waiting++;
       queue = queue.then(async () => {
-        refill();
-        if (tokens < 1) {
-          await new Promise((r) => setTimeout(r, Math.ceil(((1 - tokens) / tps) * 1000)));
-          refill();
+        try {
+          for (let first = true; ; first = false) {
+            const rate = rateNow();
+            if (!(rate > 0) || !Number.isFinite(rate)) { last = performance.now(); tokens = Math.min(tokens, 1); return; }
+            refill(rate, idle && first);
+            if (tokens >= 1) break;
+            // Waits for the next token at the rate it reads now; the loop reads the rate again after (it may have dropped).
+            await new Promise((r) => setTimeout(r, Math.ceil(((1 - tokens) / rate) * 1000)));
+          }
+          tokens -= 1;
+        } finally {
+          waiting--;
         }
-        tokens -= 1;
       });
       return queue;
     },

@@ -23,6 +23,8 @@ const Carriers = Type.Object({
     binds: Type.Array(Type.Object({
       index: Type.Integer(), state: BindState, last_error: Nullable(Type.String()), in_flight: Type.Integer(), pending: Type.Integer(),
       submits_per_second: Type.Number(), submitted: Type.Integer(), errors: Type.Integer(), receipts_waiting: Type.Integer(),
+      tps: Nullable(Type.Number({ description: 'submits per second this bind runs at: the configured TPS until the SMSC throttles, then the rate it settled at; null when unpaced' })),
+      throttled: Type.Integer({ description: 'throttling answers (ESME_RTHROTTLED, ESME_RMSGQFUL) since start; each throttled submit went again' }),
       receiver: Type.Optional(BindState),
     })),
   })),

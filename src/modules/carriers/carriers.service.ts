@@ -45,6 +45,7 @@ export function createCarrierAdminService(deps: CarrierAdminDeps) {
           binds: c.binds.map((b) => ({
             index: b.index, state: b.state, last_error: b.lastError, in_flight: b.inFlight, pending: b.pending,
             submits_per_second: b.submitsPerSecond, submitted: b.submitted, errors: b.errors, receipts_waiting: waitingFor(c.id, b.index),
+            tps: b.tps, throttled: b.throttled,
             ...(b.receiver ? { receiver: b.receiver } : {}),
           })),
         })),
