@@ -20,8 +20,6 @@ type Stop = () => Promise<void>;
 
 const PARKED_SWEEP_MS = 10 * 60_000;
 const PARKED_RESOLVE_MS = 30_000;
-// A receipt still parked after a week names a message Tasman never sent (or one long gone).
-const PARKED_RECEIPT_TTL_MS = 7 * 24 * 60 * 60_000;
 const IDEMPOTENCY_SWEEP_MS = 60_000;
 // Messages past their validity period without a receipt are ended this often (receipts.service expireOverdue).
 const EXPIRY_SWEEP_MS = 60_000;
@@ -31,9 +29,9 @@ const NUMBER_RENEWAL_MS = 10 * 60_000;
 const every = (everyMs: number, run: () => Promise<unknown>, logger: Logger, name: string): Stop => startPeriodic({ name, everyMs, run, logger });
 
 /** A delivery the database can never store (a NUL in its text…) is refused for good, not resent every second. */
-const refuseUnstorable = <T>(handle: (item: T) => Promise<void>) => async (item: T): Promise<void> => {
+const refuseUnstorable = <T, R>(handle: (item: T) => Promise<R>) => async (item: T): Promise<R> => {
   try {
-    await handle(item);
+    return await handle(item);
   } catch (err) {
     if (isDataException(err)) throw new UnstorableDeliveryError((err as Error).message, { cause: err });
     throw err;
@@ -72,7 +70,7 @@ async function startCarrierRole(carriers: CarrierSet, services: Services, logger
   // Before expiry ends them: query_sm for messages without a receipt, on carriers that answer it.
   const queries = startReceiptQueries({ db: services.db, carriers, logger: log });
   const sweep = every(PARKED_SWEEP_MS, () => Promise.all([
-    services.receipts.purgeParked(PARKED_RECEIPT_TTL_MS), services.inbox.purgeFragments(),
+    services.receipts.purgeOrphans(services.config.parkedReceiptMaxAgeHours * 3_600_000), services.inbox.purgeFragments(),
   ]), log, 'parked receipt and inbound fragment purge');
   return {
     async stop() {

@@ -273,6 +273,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         carrier: c.id, bind: b.index, bound: b.state === 'bound', inFlight: b.inFlight, submitsPerSecond: b.submitsPerSecond, errors: b.errors, tps: b.tps, throttled: b.throttled,
       }))),
       receiptsWaiting: () => receiptsWaiting(services.db),
+      receiptsUnmatched: () => services.receipts.orphans(),
+      receiptIdConflicts: () => (carriers?.view().carriers ?? []).map((c) => ({ carrier: c.id, conflicts: c.receiptIds.conflicts })),
     });
 
     const app = roles.api ? await startApi({ config, options, services, logger, adminToken, simulator, peer, carrierStatus, stops, redis }) : null;

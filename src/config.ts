@@ -59,6 +59,7 @@ export const ENV = Type.Object({
   AUDIT_RETENTION_DAYS: int(400, 1, 36_500, 'audit log entries older than this are deleted'),
   // SMPP relative times count at most 99 days.
   MESSAGE_VALIDITY_HOURS: int(48, 1, 99 * 24, 'validity_period on every submit (1 to 2376); a message still without a receipt an hour after it ends as `expired` (`no_receipt`), checked every minute'),
+  PARKED_RECEIPT_MAX_AGE_HOURS: int(24, 1, 720, 'a receipt parked before its message was known and still held by no message after this many hours (1 to 720) is deleted; until then it is counted in `tasman_receipts_unmatched` and `GET /admin/carriers`'),
   RATE_LIMIT_RPS: int(50, 1, 1_000_000, 'requests per second per API key'),
   RATE_LIMIT_CONCURRENCY: int(25, 1, 1_000_000, 'concurrent requests per API key'),
   HTTP_REQUEST_TIMEOUT: int(30, 1, 3600, 'seconds a client has to send a whole request, headers and body (headers alone: at most 10); a request that runs out is answered 408 and frees its API key\'s concurrency slot'),
@@ -256,6 +257,8 @@ export function loadConfig(env: Env = process.env) {
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     /** validity_period on every submit; a message still without a receipt this long (plus an hour) ends expired. */
     messageValidityHours: e.MESSAGE_VALIDITY_HOURS,
+    /** A parked receipt no message holds is deleted after this long (receipts README). */
+    parkedReceiptMaxAgeHours: e.PARKED_RECEIPT_MAX_AGE_HOURS,
     rateLimit: { rps: e.RATE_LIMIT_RPS, concurrency: e.RATE_LIMIT_CONCURRENCY },
     /** How long a client has to send a whole request (HTTP_REQUEST_TIMEOUT), in milliseconds. */
     requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT * 1000,

@@ -57,7 +57,14 @@ export interface Receipt {
   doneAt: Date | null;
   /** The carrier it came from (DEFAULT_CARRIER when absent): ids are matched within one carrier. */
   carrier?: string;
+  /** The id's other readings while the carrier's id forms are unknown (smpp/id-forms.ts): one applies only when exactly one message matches. */
+  otherIds?: string[];
+  /** The handset it reports on (the deliver_sm's source_addr). */
+  recipient?: string;
 }
+
+/** Which reading of a receipt's id matched a message (null: none yet, parked), or that several did (a conflict). */
+export type ReceiptAnswer = { matched: string | null; conflict?: true } | undefined;
 
 /** How a part's octets are read: GSM 03.38 unpacked septets, UCS-2 big-endian, or Latin-1. */
 export type TextCoding = 'gsm' | 'ucs2' | 'latin1';
@@ -102,7 +109,7 @@ export class UnstorableDeliveryError extends Error {
  * (deliver_sm_resp) after that, so an SMSC that resends after a crash loses nothing.
  */
 export interface CarrierHandlers {
-  onReceipt(receipt: Receipt): Promise<void>;
+  onReceipt(receipt: Receipt): Promise<ReceiptAnswer | void>;
   onInbound(message: InboundSms): Promise<void>;
 }
 

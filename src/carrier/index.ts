@@ -15,6 +15,7 @@ export { createControlServer } from './simulator/control.ts';
 export type { CarrierSet, CarrierSetView } from './carrier-set.ts';
 export type { CarrierStatus } from './smpp/smpp-carrier.ts';
 export type { BindStatus } from './smpp/bind-pool.ts';
+export type { IdFormsStatus } from './smpp/id-forms.ts';
 import type { RouteRule } from './routes.ts';
 export type { RouteRule } from './routes.ts';
 export { parseRoutesOnly } from './carriers-config.ts';

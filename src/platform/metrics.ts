@@ -8,6 +8,10 @@ export interface MetricSources {
   binds?(): Array<{ carrier: string; bind: number; bound: boolean; inFlight: number; submitsPerSecond: number; errors: number; tps: number | null; throttled: number }>;
   /** Sent messages without a final receipt, by carrier and bind (from the database). */
   receiptsWaiting?(): Promise<Array<{ carrier: string; bind: number | null; waiting: number }>>;
+  /** Parked receipts no message holds after a minute, by carrier (from the database). */
+  receiptsUnmatched?(): Promise<Array<{ carrier: string; count: number; oldestSeconds: number }>>;
+  /** Receipts whose id matched several messages under its readings, by carrier (this process). */
+  receiptIdConflicts?(): Array<{ carrier: string; conflicts: number }>;
 }
 
 /**
@@ -85,6 +89,24 @@ export function createMetrics(options: { render?: () => Promise<string> } = {}) 
       this.reset();
       for (const r of (await sources?.receiptsWaiting?.()) ?? []) this.set({ carrier: r.carrier, bind: r.bind === null ? '' : String(r.bind) }, r.waiting);
     },
+  });
+  // One query per scrape for both gauges, as the queue gauges.
+  let unmatched: ReturnType<NonNullable<MetricSources['receiptsUnmatched']>> | null = null;
+  const readUnmatched = () => {
+    unmatched ??= (sources?.receiptsUnmatched?.() ?? Promise.resolve([])).finally(() => { setImmediate(() => { unmatched = null; }); });
+    return unmatched;
+  };
+  new Gauge({
+    name: 'tasman_receipts_unmatched', help: 'Parked receipts no message holds after a minute (deleted after PARKED_RECEIPT_MAX_AGE_HOURS), by carrier', labelNames: ['carrier'], registers, aggregator: 'max',
+    async collect() { this.reset(); for (const r of await readUnmatched()) this.set({ carrier: r.carrier }, r.count); },
+  });
+  new Gauge({
+    name: 'tasman_receipts_unmatched_oldest_age_seconds', help: 'Age of the oldest parked receipt no message holds, by carrier', labelNames: ['carrier'], registers, aggregator: 'max',
+    async collect() { this.reset(); for (const r of await readUnmatched()) this.set({ carrier: r.carrier }, r.oldestSeconds); },
+  });
+  new Gauge({
+    name: 'tasman_receipt_id_conflicts', help: 'Receipts since start whose id matched several messages as hex and as decimal (none applied), by carrier', labelNames: ['carrier'], registers,
+    collect() { for (const c of sources?.receiptIdConflicts?.() ?? []) this.set({ carrier: c.carrier }, c.conflicts); },
   });
   perBind('tasman_carrier_bind_up', '1 when this bind of the carrier is bound', (b) => (b.bound ? 1 : 0));
   perBind('tasman_carrier_bind_in_flight', 'submit_sm sent on this bind and not yet answered', (b) => b.inFlight);

@@ -7,7 +7,8 @@ import { LinkError } from './errors.ts';
 import { isPermanentStatus, Npi, shortMessageDefaults, Status, statusName, Ton, type ShortMessagePdu } from './pdu-types.ts';
 import { decodeShortMessage, segmentText, type ConcatRefBits, type EncodedMessage } from './segment.ts';
 import { createConcatRefs } from './concat-ref.ts';
-import { isReceiptEsmClass, normaliseMessageId, parseReceipt, queryMessageId, receiptFromQuery, type IdBase } from './receipt.ts';
+import { isReceiptEsmClass, parseReceipt, queryMessageId, receiptFromQuery, type IdBase } from './receipt.ts';
+import { createIdForms, type IdFormsStatus } from './id-forms.ts';
 import type { InboundDefaultAlphabet } from './encoding.ts';
 import { silentLogger } from './logger.ts';
 
@@ -72,6 +73,8 @@ export interface CarrierStatus {
   /** Since when every submit has been refused with ESME_RSYSERR (null when the last answer was anything else). */
   systemErrorsSince: string | null;
   binds: BindStatus[];
+  /** How it writes message ids (configured or learnt), and receipts whose id matched several messages. */
+  receiptIds: IdFormsStatus;
 }
 
 /**
@@ -99,23 +102,30 @@ const failure = (permanent: boolean, errorCode: string, message: string): Failur
 export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
   const log = options.logger ?? silentLogger;
   const submitBase = options.messageIds?.submit ?? 'auto';
-  const receiptBase = options.messageIds?.receipt ?? 'auto';
   let handlers: CarrierHandlers | undefined;
   const concatBits = options.concatRefBits ?? 8;
   const concatRefs = createConcatRefs(concatBits);
   const carrierName = options.name ?? DEFAULT_CARRIER;
   const validityPeriod = relativeValidity(options.validityHours ?? 48);
+  // Every id in one normalised form; with `auto`, the forms are learnt from the receipts that match (id-forms.ts).
+  const idForms = createIdForms(options.messageIds ?? {}, carrierName, log);
 
   async function onDeliver(pdu: ShortMessagePdu): Promise<void> {
     if (!handlers) throw new Error('carrier not started');
     if (isReceiptEsmClass(pdu.esmClass)) {
-      const receipt = parseReceipt(pdu, receiptBase);
+      const receipt = parseReceipt(pdu, 'string');
       if (!receipt) {
         // Acknowledged anyway: it names no message, and a nack would make the SMSC resend it forever.
         log.warn({ sequence: pdu.sequence, text: pdu.shortMessage.toString('latin1') }, 'receipt without a message id');
         return;
       }
-      await handlers.onReceipt({ ...receipt, carrier: carrierName });
+      const readings = idForms.receiptReadings(receipt.smscMessageId);
+      const answer = await handlers.onReceipt({
+        ...receipt, smscMessageId: readings[0]!.id, carrier: carrierName, recipient: pdu.sourceAddr,
+        ...(readings.length > 1 ? { otherIds: readings.slice(1).map((r) => r.id) } : {}),
+      });
+      if (answer?.conflict) idForms.conflict(receipt.smscMessageId);
+      else if (answer?.matched) idForms.matched(readings.find((r) => r.id === answer.matched) ?? readings[0]!, readings.length);
       return;
     }
     const decoded = decodeShortMessage(pdu, options.inboundDefaultAlphabet);
@@ -187,7 +197,7 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
         if (isPermanentStatus(r.value.status)) permanent ??= f; else temporary ??= f;
       } else {
         systemErrorsSince = null;
-        const smscMessageId = normaliseMessageId(r.value.messageId, submitBase);
+        const smscMessageId = idForms.submitId(r.value.messageId);
         ids.push(smscMessageId);
         accepted.push({ seq, smscMessageId });
       }
@@ -239,6 +249,7 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
     status: () => ({
       id: carrierName, address: `${options.host}:${options.port}`, state: pool.bound() ? 'bound' : 'down', available: available(),
       systemErrorsSince: systemErrorsSince === null ? null : new Date(systemErrorsSince).toISOString(), binds: pool.status(),
+      receiptIds: idForms.status(),
     }),
     stop: () => pool.stop(),
   };

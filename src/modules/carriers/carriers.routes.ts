@@ -20,6 +20,15 @@ const Carriers = Type.Object({
     available: Type.Boolean({ description: 'takes new messages: bound and not refusing with system errors past its failover time' }),
     system_errors_since: Nullable(Type.String()), in_flight: Type.Integer(), submits_per_second: Type.Number(), errors: Type.Integer(),
     receipts_waiting: Type.Integer({ description: 'sent messages on this carrier still without a final receipt' }),
+    receipt_ids: Type.Object({
+      submit_id_base: Type.String({ description: 'how submit_sm_resp ids are read: configured, learnt, or still auto' }),
+      receipt_id_base: Type.String({ description: 'how receipt ids are read: configured, learnt, or still auto' }),
+      conflicts: Type.Integer({ description: 'receipts since start whose id matched several messages as hex and as decimal (none applied)' }),
+      conflict_sample: Nullable(Type.String()),
+      unmatched: Type.Integer({ description: 'parked receipts no message has held for a minute' }),
+      unmatched_oldest_seconds: Nullable(Type.Number()),
+      unmatched_sample: Nullable(Type.String()),
+    }),
     binds: Type.Array(Type.Object({
       index: Type.Integer(), state: BindState, last_error: Nullable(Type.String()), in_flight: Type.Integer(), pending: Type.Integer(),
       submits_per_second: Type.Number(), submitted: Type.Integer(), errors: Type.Integer(), receipts_waiting: Type.Integer(),

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { parseRoutesOnly, type CarrierSet, type RouteRule } from '../../carrier/index.ts';
+import type { IdFormsStatus } from '../../carrier/index.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import { receiptsWaiting } from './carriers.repo.ts';
+import { ORPHAN_AFTER_MS, orphanStats } from '../receipts/parked.repo.ts';
 
 export interface CarrierAdminDeps {
   db: Db;
@@ -15,6 +17,12 @@ export interface CarrierAdminDeps {
 const routeView = (r: RouteRule) => ({
   ...(r.country ? { country: r.country } : {}), ...(r.prefix ? { prefix: r.prefix } : {}),
   ...(r.sender ? { sender: r.sender } : {}), ...(r.account ? { account: r.account } : {}), carriers: r.carriers,
+});
+
+/** How a carrier's ids are read, and the receipts that matched several messages or none. */
+const receiptIdsView = (ids: IdFormsStatus, unmatched: { count: number; oldestSeconds: number; sampleId: string } | undefined) => ({
+  submit_id_base: ids.submit, receipt_id_base: ids.receipt, conflicts: ids.conflicts, conflict_sample: ids.conflictSample,
+  unmatched: unmatched?.count ?? 0, unmatched_oldest_seconds: unmatched?.oldestSeconds ?? null, unmatched_sample: unmatched?.sampleId ?? null,
 });
 
 /**
@@ -32,7 +40,7 @@ export function createCarrierAdminService(deps: CarrierAdminDeps) {
     async view() {
       const set = running();
       const view = set.view();
-      const waiting = await receiptsWaiting(deps.db);
+      const [waiting, unmatched] = await Promise.all([receiptsWaiting(deps.db), orphanStats(deps.db, ORPHAN_AFTER_MS)]);
       const waitingFor = (carrier: string, bind: number | null) =>
         waiting.filter((w) => w.carrier === carrier && (bind === null || w.bind === bind)).reduce((n, w) => n + w.waiting, 0);
       return {
@@ -42,6 +50,7 @@ export function createCarrierAdminService(deps: CarrierAdminDeps) {
           submits_per_second: c.binds.reduce((n, b) => n + b.submitsPerSecond, 0),
           errors: c.binds.reduce((n, b) => n + b.errors, 0),
           receipts_waiting: waitingFor(c.id, null),
+          receipt_ids: receiptIdsView(c.receiptIds, unmatched.find((u) => u.carrier === c.id)),
           binds: c.binds.map((b) => ({
             index: b.index, state: b.state, last_error: b.lastError, in_flight: b.inFlight, pending: b.pending,
             submits_per_second: b.submitsPerSecond, submitted: b.submitted, errors: b.errors, receipts_waiting: waitingFor(c.id, b.index),

@@ -93,12 +93,18 @@ export interface SentRecord {
   carrier?: string;
   bind?: number;
   sentAt: Date;
+  /** Claimed before (attempts > 1): an earlier copy may have gone, its `sent` write lost in a crash. */
+  resent?: boolean;
 }
+
+/** Runs in recordSent's transaction with the resent messages it recorded (their first copy's parked receipt). */
+export type OnResent = (tx: Executor, messageIds: string[]) => Promise<void>;
 
 /**
  * Records many accepted submits in one transaction (the dispatcher batches them). Only rows still held under
  * the same claim change; the segment ids of concatenated messages are stored so any segment's receipt finds
- * its message. Returns the ids that were recorded.
+ * its message. Returns the ids that were recorded. A resent message's first copy may have a parked receipt that
+ * no message will ever hold: `onResent` settles it in this transaction (modules/receipts, settleResent).
  *
  * Rows are found by primary key alone. `(m.status = 'queued') is true` means `m.status = 'queued'` (status is never
  * null) but does not match the partial queue index's predicate: written plainly, a never-analysed table (the
@@ -107,7 +113,7 @@ export interface SentRecord {
  * condition on the row itself, so a row changed since the statement's snapshot is checked again (the claim fence).
  * A prepared statement: its text is fixed (the batch is one jsonb parameter).
  */
-export async function recordSent(db: Executor, items: SentRecord[]): Promise<Set<string>> {
+export async function recordSent(db: Executor, items: SentRecord[], onResent?: OnResent): Promise<Set<string>> {
   if (items.length === 0) return new Set();
   return db.transaction(async (tx) => {
     await findRowsByIndex(tx);
@@ -122,6 +128,8 @@ export async function recordSent(db: Executor, items: SentRecord[]): Promise<Set
     const ids = new Set(updated.map((r) => r.id));
     await recordSegments(tx, items.filter((i) => ids.has(i.id) && i.segmentIds && i.segmentIds.length > 1)
       .flatMap((i) => i.segmentIds!.map((smscMessageId, seq) => ({ smscMessageId, messageId: i.id, seq, carrier: i.carrier, bind: i.bind }))));
+    const resent = items.filter((i) => i.resent && ids.has(i.id)).map((i) => i.id);
+    if (resent.length > 0 && onResent) await onResent(tx, resent);
     return ids;
   });
 }

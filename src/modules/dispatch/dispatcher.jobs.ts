@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/client.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
 import type { QueueSignal } from '../../platform/jobs/signal.ts';
 import { createWorkerLoop } from '../../platform/jobs/worker-loop.ts';
-import { claimBatch, failAndRefund, failPartlySent, recordSent, renewLeases, scheduleRetry, type Claimed, type SentRecord } from './dispatch.repo.ts';
+import { claimBatch, failAndRefund, failPartlySent, recordSent, renewLeases, scheduleRetry, type Claimed, type OnResent, type SentRecord } from './dispatch.repo.ts';
 import { DEFAULT_RETRY, retryDelayMs, shouldGiveUp, type RetryPolicy } from './retry-policy.ts';
 
 /** An SMSC id on the carrier that gave it: ids of two carriers can be equal. */
@@ -22,7 +22,11 @@ export interface DispatcherDeps {
   /** Wakes the dispatcher when messages are queued (in-process, and NOTIFY across processes). */
   signal?: Pick<QueueSignal, 'subscribe'>;
   /** Applies receipts that overtook their submit_sm_resp (parked), once the ids are recorded. */
-  receipts: { resolveParked(smscIds: string[]): Promise<number>; submitted?(refs: SmscRef[]): void; recorded?(refs: SmscRef[]): void };
+  receipts: {
+    resolveParked(smscIds: string[]): Promise<number>; submitted?(refs: SmscRef[]): void; recorded?(refs: SmscRef[]): void;
+    /** In the `sent` write's transaction: the parked receipt of a resent message's first copy (modules/receipts). */
+    settleResent?: OnResent;
+  };
   /** Wakes the webhook worker after a message failed at submit (its message.dlr `rejected` event is recorded). */
   onEvents?: () => void;
   /** Submits in flight at once (SMPP_WINDOW): the carrier's own window is the real limit, this keeps it fed. */
@@ -75,7 +79,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       return Math.min(5_000, 250 * 2 ** attempt);
     },
     run: async (batch) => {
-      const recorded = await recordSent(db, batch);
+      const recorded = await recordSent(db, batch, deps.receipts.settleResent);
       const lost = batch.filter((r) => !recorded.has(r.id));
       if (lost.length > 0) logger.warn({ ids: lost.map((r) => r.id) }, 'dispatcher: claim lost before the submit was recorded');
       const smscIds = batch.filter((r) => recorded.has(r.id)).flatMap(smscIdsOf);
@@ -104,7 +108,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       const refs = refsOf(result);
       deps.receipts.submitted?.(refs);
       await sent.submit({
-        id: c.id, claim: c.claim, smscMessageId: result.smscMessageId, sentAt: new Date(),
+        id: c.id, claim: c.claim, smscMessageId: result.smscMessageId, sentAt: new Date(), resent: c.attempts > 1,
         ...(result.segmentIds ? { segmentIds: result.segmentIds } : {}), ...(result.carrier ? { carrier: result.carrier } : {}),
         ...(result.bind !== undefined ? { bind: result.bind } : {}),
       }).catch(() => {

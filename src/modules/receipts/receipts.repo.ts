@@ -2,39 +2,40 @@ import { and, asc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
 import { findRowsByIndex } from '../../platform/db/index-lookups.ts';
 import { preparedRows, rows, type Executor } from '../../platform/db/client.ts';
-import { messages, messageSegments, pendingReceipts } from '../../platform/db/schema/index.ts';
+import { messages, messageSegments } from '../../platform/db/schema/index.ts';
 import type { MessageRow } from '../messages/messages.repo.ts';
 import type { FinalState } from './receipt-outcome.ts';
+import { textArray, type SmscRef } from './parked.repo.ts';
+
+export type { ParkedReceipt, SmscRef } from './parked.repo.ts';
 
 // Receipts arrive from the carrier knowing only the SMSC's message id, not the account: these lookups are keyed
 // by that id, and everything they touch is the one message it names.
-
-export interface ParkedReceipt {
-  state: FinalState;
-  errorCode: string | null;
-}
 
 /**
  * What a receipt for this SMSC id on this carrier reports on. SMSCs reuse ids (after a restart, or when a counter
  * wraps), so several messages and segments may carry one: the most recently sent wins, segment or single-part
  * message alike. A segment id that a newer single-part message took over must not lead to the old message.
  */
-export async function findHolder(tx: Executor, carrier: string, smscId: string): Promise<{ kind: 'segment' | 'message'; messageId: string } | null> {
-  const [row] = await rows<{ kind: 'segment' | 'message'; message_id: string }>(tx, sql`
-    select kind, message_id from (
-      select 'segment' as kind, s.message_id, m.sent_at
+export async function findHolder(tx: Executor, carrier: string, smscId: string): Promise<Holder | null> {
+  const [row] = await rows<{ kind: 'segment' | 'message'; message_id: string; awaiting: boolean }>(tx, sql`
+    select kind, message_id, awaiting from (
+      select 'segment' as kind, s.message_id, m.sent_at, (s.dlr_status is null and m.status = 'sent') as awaiting
       from message_segments s join messages m on m.id = s.message_id
       where s.carrier = ${carrier} and s.smsc_message_id = ${smscId}
       union all
-      select 'message' as kind, m.id, m.sent_at
+      select 'message' as kind, m.id, m.sent_at, (m.dlr_status is null and m.status = 'sent') as awaiting
       from messages m
       where m.smsc_message_id = ${smscId} and coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) = ${carrier} and m.sent_at is not null
         and not exists (select 1 from message_segments s where s.message_id = m.id)
     ) holders
     order by sent_at desc nulls last
     limit 1`);
-  return row ? { kind: row.kind, messageId: row.message_id } : null;
+  return row ? { kind: row.kind, messageId: row.message_id, awaiting: row.awaiting } : null;
 }
+
+/** The message or segment a receipt reports on; `awaiting`: it has no final receipt yet. */
+export interface Holder { kind: 'segment' | 'message'; messageId: string; awaiting: boolean }
 
 /** Locks the message so concurrent receipts for its segments are applied one after another. */
 export async function lockMessage(tx: Executor, id: string): Promise<MessageRow | null> {
@@ -73,55 +74,6 @@ export async function applyFinal(
     .returning();
   return row ?? null;
 }
-
-export interface SmscRef {
-  carrier: string;
-  smscId: string;
-}
-
-const parkedKey = (ref: SmscRef) => and(eq(pendingReceipts.carrier, ref.carrier), eq(pendingReceipts.smscMessageId, ref.smscId));
-
-export async function parkReceipt(db: Executor, ref: SmscRef, receipt: ParkedReceipt, receivedAt: Date): Promise<void> {
-  await db.insert(pendingReceipts).values({ carrier: ref.carrier, smscMessageId: ref.smscId, receipt, receivedAt }).onConflictDoNothing();
-}
-
-/** Locks a parked receipt; a concurrent resolver waits, then finds it gone. */
-export async function lockParked(tx: Executor, ref: SmscRef): Promise<{ receipt: ParkedReceipt; receivedAt: Date } | null> {
-  const [row] = await tx.select({ receipt: pendingReceipts.receipt, receivedAt: pendingReceipts.receivedAt })
-    .from(pendingReceipts).where(parkedKey(ref)).for('update');
-  return row ? { receipt: row.receipt as ParkedReceipt, receivedAt: row.receivedAt } : null;
-}
-
-export async function deleteParked(tx: Executor, ref: SmscRef): Promise<void> {
-  await tx.delete(pendingReceipts).where(parkedKey(ref));
-}
-
-/**
- * Parked receipts among these SMSC ids, on whichever carrier they came from. The ids go as one array parameter, so
- * the statement's text is the same for any number of them and it runs prepared (the dispatcher looks after every
- * write).
- */
-export async function parkedAmong(db: Executor, smscIds: string[]): Promise<SmscRef[]> {
-  if (smscIds.length === 0) return [];
-  return preparedRows<SmscRef>(db, sql`
-    select carrier, smsc_message_id as "smscId" from pending_receipts where smsc_message_id = any(${textArray(smscIds)}::text[])`);
-}
-
-/** The oldest parked receipts' SMSC ids, for the periodic sweep. */
-export async function oldestParked(db: Executor, limit: number): Promise<string[]> {
-  const found = await db.select({ id: pendingReceipts.smscMessageId }).from(pendingReceipts)
-    .orderBy(pendingReceipts.receivedAt).limit(limit);
-  return found.map((r) => r.id);
-}
-
-/** Receipts whose message never turned up (another system's ids, or messages long gone). */
-export async function purgeParked(db: Executor, olderThanMs: number): Promise<void> {
-  await db.delete(pendingReceipts)
-    .where(sql`${pendingReceipts.receivedAt} < now() - make_interval(secs => ${olderThanMs / 1000})`);
-}
-
-/** A PostgreSQL text[] literal, one parameter: the planner then uses the smsc id index (a set-returning function would not). */
-const textArray = (values: string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 export interface FinalReceipt {
   carrier: string;

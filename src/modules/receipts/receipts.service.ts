@@ -1,13 +1,18 @@
-import type { Receipt } from '../../carrier/carrier.ts';
+import type { Receipt, ReceiptAnswer } from '../../carrier/carrier.ts';
 import type { Db, Executor } from '../../platform/db/client.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
 import { toMessageView } from '../messages/message-view.ts';
 import { recordEvent, recordEvents } from '../webhooks/outbox.ts';
 import { combinedState, finalOutcome, statusFor, type FinalState } from './receipt-outcome.ts';
 import {
-  applyFinal, applyFinalBatch, deleteParked, findHolder, lockMessage, lockOverdue, lockParked, markSegment, parkedAmong,
-  oldestParked, parkReceipt, purgeParked, receiptKey, segmentStates, type ParkedReceipt, type SmscRef,
+  applyFinal, applyFinalBatch, findHolder, lockMessage, lockOverdue, markSegment, receiptKey, segmentStates,
 } from './receipts.repo.ts';
+import {
+  deleteParked, ORPHAN_AFTER_MS, lockParked, orphanStats, parkedAmong, parkedWithHolder, parkReceipt, purgeOrphans,
+  type ParkedExtra, type ParkedReceipt, type SmscRef,
+} from './parked.repo.ts';
+import { createRecentReceipts } from './recent-receipts.ts';
+import { settleFirstCopies } from './first-copy.ts';
 import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
 import type { MessageRow } from '../messages/messages.repo.ts';
 import { endWithoutReceipt } from './end-without-receipt.ts';
@@ -89,30 +94,63 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     return true;
   }
 
-  /** Applies the parked receipts among these SMSC ids whose message is now known. Returns how many it applied. */
-  async function resolveParked(smscIds: string[]): Promise<number> {
+  /**
+   * Which of a receipt's readings (carrier/smpp/id-forms.ts) names its message: the one some message or segment
+   * holds; of several, the one still awaiting its receipt; several awaiting is a conflict, and none is applied.
+   */
+  async function choose(tx: Executor, carrier: string, ids: string[]): Promise<string | 'conflict' | null> {
+    if (ids.length === 1) return ids[0]!;
+    const held: Array<{ id: string; awaiting: boolean }> = [];
+    for (const id of ids) {
+      const holder = await findHolder(tx, carrier, id);
+      if (holder) held.push({ id, awaiting: holder.awaiting });
+    }
+    if (held.length <= 1) return held[0]?.id ?? null;
+    const awaiting = held.filter((h) => h.awaiting);
+    if (awaiting.length === 1) return awaiting[0]!.id;
+    return awaiting.length === 0 ? held[0]!.id : 'conflict';
+  }
+
+  /** apply() under the reading that names the message: which one matched, or a conflict. */
+  async function applyReadings(tx: Executor, carrier: string, ids: string[], r: ParkedReceipt, receivedAt: Date): Promise<{ matched: string | null; conflict?: true }> {
+    const id = await choose(tx, carrier, ids);
+    if (id === 'conflict') {
+      deps.logger?.warn({ carrier, smscIds: ids }, 'receipt id matches several messages under its readings; not applied');
+      return { matched: null, conflict: true };
+    }
+    if (id === null) return { matched: null };
+    return (await apply(tx, { carrier, smscId: id }, r, receivedAt)) ? { matched: id } : { matched: null };
+  }
+
+  /** Applies these parked receipts where a message now holds their id (under any reading). Returns how many. */
+  async function resolveRefs(refs: SmscRef[]): Promise<number> {
     let applied = 0;
-    for (const ref of await parkedAmong(db, smscIds)) {
+    for (const ref of refs) {
       await db.transaction(async (tx) => {
         const parked = await lockParked(tx, ref);
         if (!parked) return;
-        if (await apply(tx, ref, parked.receipt, parked.receivedAt)) {
-          await deleteParked(tx, ref);
-          applied++;
-        }
+        const result = await applyReadings(tx, ref.carrier, [ref.smscId, ...parked.otherIds], parked.receipt, parked.receivedAt);
+        if (result.matched === null && !result.conflict) return;
+        await deleteParked(tx, ref);
+        applied++;
       });
       wakeIfRecorded();
     }
     return applied;
   }
 
-  /** The one-receipt path: segments, unknown ids (parked), and the fallback when a batch fails. */
-  async function applyOne(ref: SmscRef, parked: ParkedReceipt, receivedAt: Date): Promise<void> {
-    const found = await db.transaction((tx) => apply(tx, ref, parked, receivedAt));
+  /** Applies the parked receipts among these SMSC ids whose message is now known. Returns how many it applied. */
+  const resolveParked = async (smscIds: string[]): Promise<number> => resolveRefs(await parkedAmong(db, smscIds));
+
+  /** The one-receipt path: segments, unknown ids (parked), ids with several readings, a failed batch's. */
+  async function applyOne(ref: SmscRef, parked: ParkedReceipt, receivedAt: Date, extra: ParkedExtra): Promise<ReceiptAnswer> {
+    const ids = [ref.smscId, ...(extra.otherIds ?? [])];
+    const result = await db.transaction((tx) => applyReadings(tx, ref.carrier, ids, parked, receivedAt));
     wakeIfRecorded();
-    if (found) return;
-    await parkReceipt(db, ref, parked, receivedAt);
+    if (result.matched !== null || result.conflict) return result;
+    await parkReceipt(db, ref, parked, receivedAt, extra);
     await resolveParked([ref.smscId]);
+    return { matched: null };
   }
 
   // Receipts go through the write-behind batcher: under load one transaction of a few statements serves many
@@ -179,25 +217,53 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   // Receipts accepted but not yet committed, oldest first (a Set iterates in insertion order).
   const inProgress = new Set<Queued>();
 
+  const recent = createRecentReceipts<ReceiptAnswer>();
+
+  async function receive(receipt: Receipt, parked: ParkedReceipt): Promise<ReceiptAnswer> {
+    const receivedAt = now();
+    const carrier = receipt.carrier ?? DEFAULT_CARRIER;
+    const extra: ParkedExtra = { recipient: receipt.recipient, otherIds: receipt.otherIds };
+    let ref: SmscRef = { carrier, smscId: receipt.smscMessageId };
+    if (receipt.otherIds?.length) {
+      // An id with several readings: one this process has just submitted (its `sent` write pending) is the one;
+      // otherwise it goes the one-receipt way, which applies it only when exactly one message matches.
+      const mine = [receipt.smscMessageId, ...receipt.otherIds].find((smscId) => unrecorded.has(receiptKey({ carrier, smscId })));
+      if (mine === undefined) return tracked({ ref, parked, receivedAt }, () => applyOne(ref, parked, receivedAt, extra));
+      ref = { carrier, smscId: mine };
+      extra.otherIds = undefined;
+    }
+    const queued = { ref, parked, receivedAt };
+    return tracked(queued, async () => {
+      const handled = await new Promise<boolean>((resolve, reject) => {
+        if (arriving.length === 0) setImmediate(sortArrivals);
+        arriving.push({ queued, resolve, reject });
+      });
+      return handled ? { matched: ref.smscId } : applyOne(ref, parked, receivedAt, extra);
+    });
+  }
+
+  async function tracked<T>(queued: Queued, work: () => Promise<T>): Promise<T> {
+    inProgress.add(queued);
+    try {
+      return await work();
+    } finally {
+      inProgress.delete(queued);
+    }
+  }
+
   return {
-    async onReceipt(receipt: Receipt): Promise<void> {
+    /**
+     * Applies a final receipt (or parks it), resolving after the commit. Answers which of the id's readings matched
+     * a message, or a conflict, so the carrier learns its id forms. A copy the SMSC resent is answered from memory.
+     */
+    async onReceipt(receipt: Receipt): Promise<ReceiptAnswer> {
       // ENROUTE says nothing a client can act on; the message stays `sent`.
       const outcome = finalOutcome(receipt.state, receipt.errorCode);
-      if (!outcome) return;
-      const parked: ParkedReceipt = outcome;
-      const receivedAt = now();
-      const queued = { ref: { carrier: receipt.carrier ?? DEFAULT_CARRIER, smscId: receipt.smscMessageId }, parked, receivedAt };
-      inProgress.add(queued);
-      try {
-        const handled = await new Promise<boolean>((resolve, reject) => {
-          if (arriving.length === 0) setImmediate(sortArrivals);
-          arriving.push({ queued, resolve, reject });
-        });
-        if (!handled) await applyOne(queued.ref, parked, receivedAt);
-      } finally {
-        inProgress.delete(queued);
-      }
+      if (!outcome) return undefined;
+      return recent.once(receipt, () => receive(receipt, outcome));
     },
+    /** Receipts the SMSC resent that were recognised in memory (answered without a second apply). */
+    resentCopies: () => recent.copies(),
     /** How long the oldest receipt still being applied has waited (0 when none): GET /status reads it. */
     backlogAgeMs(): number {
       const [oldest] = inProgress;
@@ -212,6 +278,7 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     },
     /** The `sent` write for these ids committed (or was given up): their waiting receipts go, together. */
     recorded(refs: SmscRef[]): void {
+      wakeIfRecorded();
       const ready: Waiting[] = [];
       for (const id of refs.map(receiptKey)) {
         ready.push(...(unrecorded.get(id) ?? []));
@@ -220,9 +287,16 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       toBatch(ready);
     },
     resolveParked,
-    /** The backstop: retries the oldest parked receipts (README.md). Returns how many it applied. */
-    sweepParked: async (limit = SWEEP_BATCH) => resolveParked(await oldestParked(db, limit)),
-    purgeParked: (olderThanMs: number) => purgeParked(db, olderThanMs),
+    /** In the transaction that records resent messages as `sent`: their first copy's parked receipt (first-copy.ts). */
+    settleResent: async (tx: Executor, messageIds: string[]): Promise<void> => {
+      recordedEvents += await settleFirstCopies(tx, messageIds);
+    },
+    /** The backstop: applies parked receipts a message or segment now holds, found by holder (README.md). */
+    sweepParked: async (limit = SWEEP_BATCH) => resolveRefs(await parkedWithHolder(db, limit)),
+    /** Deletes parked receipts nothing has held for `olderThanMs` (PARKED_RECEIPT_MAX_AGE_HOURS). */
+    purgeOrphans: (olderThanMs: number) => purgeOrphans(db, olderThanMs),
+    /** Parked receipts nothing holds after a minute, by carrier (GET /metrics, GET /admin/carriers). */
+    orphans: () => orphanStats(db, ORPHAN_AFTER_MS),
     /**
      * Every message ends in a final state: one sent more than the validity period (plus an hour's grace) ago
      * with no final receipt ends `expired` with error_code `no_receipt` and its message.dlr (endWithoutReceipt,

@@ -142,7 +142,15 @@ export const pendingReceipts = pgTable('pending_receipts', {
   smscMessageId: text('smsc_message_id').notNull(),
   receipt: jsonb('receipt').notNull(),
   receivedAt: ts('received_at').notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.carrier, t.smscMessageId] })]);
+  // the handset it reports on (digits of the deliver_sm's source_addr): a resent message's first copy is found by it
+  recipient: text('recipient'),
+  // the id's other readings while the carrier has not learnt its id forms (hex or decimal)
+  otherIds: text('other_ids').array(),
+}, (t) => [
+  primaryKey({ columns: [t.carrier, t.smscMessageId] }),
+  index('pending_receipts_recipient_idx').on(t.carrier, t.recipient).where(sql`${t.recipient} is not null`),
+  index('pending_receipts_other_ids_idx').using('gin', t.otherIds).where(sql`${t.otherIds} is not null`),
+]);
 
 export const optouts = pgTable('optouts', {
   accountId: uuid('account_id').notNull().references(() => accounts.id),
