@@ -128,7 +128,8 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await heading('Send');
     await page.getByLabel('To', { exact: true }).fill('0412 345 678');
     await page.getByLabel('Message').fill('Your table is ready');
-    await page.getByText('GSM-7 · 1 part(s) · 1 credit(s)').waitFor();
+    // The number it will use, read in the account's country, and the cost in words.
+    await page.getByText('To +61412345678 · 1 credit, sent as 1 SMS').waitFor();
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText('Sent.').waitFor();
     await nav('Messages');
@@ -151,7 +152,7 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.getByText('guests.csv: 3 recipients').waitFor();
     await page.getByLabel('Message').fill('Hi {{name}}, see you at 7');
     await page.getByText('Hi Ben, Jr, see you at 7').waitFor();
-    await page.getByText('Invalid numbers (not sent): 12345').waitFor();
+    await page.getByText('12345: not an Australian or New Zealand mobile number').waitFor();
     await page.getByLabel('Campaign name (optional)').fill('Friday dinner');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText('Queued 2 messages').waitFor();

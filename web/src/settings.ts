@@ -7,10 +7,12 @@ export interface AccountSettings {
   time_zone: string;
   quiet_hours: { start: string; end: string } | null;
   link_tracking: boolean;
+  /** the country a number written without its country code is read in */
+  country: 'AU' | 'NZ';
 }
 
 /** What every account starts with; shown until the real settings arrive. */
-export const DEFAULT_SETTINGS: AccountSettings = { time_zone: DEFAULT_ZONE, quiet_hours: null, link_tracking: false };
+export const DEFAULT_SETTINGS: AccountSettings = { time_zone: DEFAULT_ZONE, quiet_hours: null, link_tracking: false, country: 'AU' };
 
 export function useAccountSettings() {
   const q = useQuery({

@@ -10,8 +10,16 @@ import { Button, Card, Checkbox, ErrorText, Input, Notice, Page, Select, TextAre
 import { NO_OPTIONS, optionsBody, SendOptionsFields, type SendOptions } from './send-options.tsx';
 
 type Recipient = string | { phone: string; merge_data: Record<string, string> };
-interface Preview { phone: string; text: string; encoding: 'gsm7' | 'ucs2'; parts: number; credits: number; opted_out?: boolean }
-interface BatchPreview { recipients: Preview[]; total_credits: number; invalid_numbers: string[]; opted_out_count: number; duplicates_removed: number }
+interface Preview { phone: string; text: string; encoding: 'gsm7' | 'ucs2'; parts: number; credits: number; segments: number; opted_out?: boolean }
+interface InvalidNumber { number: string; reason: string }
+interface BatchPreview {
+  recipients: Preview[]; total_credits: number; total_segments: number; invalid_numbers: string[]; invalid_details: InvalidNumber[];
+  opted_out_count: number; duplicates_removed: number;
+}
+
+/** What a message costs and what the carrier carries, in words: "1 credit, sent as 2 SMS (Unicode)". */
+const costInWords = (credits: number, segments: number, encoding?: 'gsm7' | 'ucs2') =>
+  `${credits} credit${credits === 1 ? '' : 's'}, sent as ${segments} SMS${encoding === 'ucs2' ? ' (Unicode)' : ''}`;
 interface NumberList { numbers: Array<{ number: string }> }
 
 const PHONE_COLUMNS = ['phone', 'mobile', 'number', 'to'];
@@ -48,7 +56,7 @@ export default function SendPage({ session }: { session: SessionInfo }) {
   const [options, setOptions] = useState<SendOptions>(NO_OPTIONS);
   const [optionsError, setOptionsError] = useState<string>();
   const account = useAccountSettings();
-  const [result, setResult] = useState<{ messageId?: string; sendAt?: string; batch?: { recipients_queued: number; invalid_numbers: string[]; opted_out_count: number; duplicates_removed: number; credits_used: number; campaign_id: string } } | null>(null);
+  const [result, setResult] = useState<{ messageId?: string; sendAt?: string; batch?: { recipients_queued: number; invalid_numbers: string[]; invalid_details: InvalidNumber[]; opted_out_count: number; duplicates_removed: number; credits_used: number; segments: number; campaign_id: string } } | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const numbers = useQuery({ queryKey: ['numbers'], queryFn: () => get<NumberList>('/numbers') });
@@ -147,8 +155,8 @@ export default function SendPage({ session }: { session: SessionInfo }) {
             : <Notice>Sent. <Link className="underline" to={`/messages/${result.messageId}`}>Follow its delivery</Link>.</Notice>)}
           {result?.batch && (
             <Notice>
-              {result.sendAt ? `Scheduled ${result.batch.recipients_queued} messages for ${dateTime(result.sendAt, zone)} (${zone})` : `Queued ${result.batch.recipients_queued} messages`} for {result.batch.credits_used} credits.
-              {result.batch.invalid_numbers.length > 0 && ` Invalid: ${result.batch.invalid_numbers.join(', ')}.`}
+              {result.sendAt ? `Scheduled ${result.batch.recipients_queued} messages for ${dateTime(result.sendAt, zone)} (${zone})` : `Queued ${result.batch.recipients_queued} messages`}: {costInWords(result.batch.credits_used, result.batch.segments)}.
+              {result.batch.invalid_details.length > 0 && ` Not sent: ${result.batch.invalid_details.map((i) => `${i.number} (${i.reason})`).join('; ')}.`}
               {result.batch.opted_out_count > 0 && ` Opted out (not sent): ${result.batch.opted_out_count}.`}
               {result.batch.duplicates_removed > 0 && ` Duplicates removed: ${result.batch.duplicates_removed}.`}
               {' '}<Link className="underline" to={`/campaigns/${result.batch.campaign_id}`}>See the campaign</Link>.
@@ -170,20 +178,25 @@ function PreviewPanel({ preview }: { preview: { single?: Preview; batch?: BatchP
         {preview?.single && (
           <div className="space-y-2 text-sm">
             <p className="whitespace-pre-wrap rounded bg-slate-100 p-3">{preview.single.text}</p>
-            <p>{preview.single.phone} · {preview.single.encoding === 'gsm7' ? 'GSM-7' : 'Unicode (UCS-2)'} · {preview.single.parts} part(s) · {preview.single.credits} credit(s)</p>
+            <p>To {preview.single.phone} · {costInWords(preview.single.credits, preview.single.segments, preview.single.encoding)}</p>
             {preview.single.opted_out && <p className="font-semibold text-red-800">This number has opted out: it will not be sent.</p>}
           </div>
         )}
         {preview?.batch && (
           <div className="space-y-2 text-sm">
-            <p><strong>{preview.batch.recipients.length}</strong> recipients · <strong>{preview.batch.total_credits}</strong> credits in total</p>
-            {preview.batch.invalid_numbers.length > 0 && <p className="text-red-800">Invalid numbers (not sent): {preview.batch.invalid_numbers.join(', ')}</p>}
+            <p><strong>{preview.batch.recipients.length}</strong> recipients · {costInWords(preview.batch.total_credits, preview.batch.total_segments)} in total</p>
+            {preview.batch.invalid_details.length > 0 && (
+              <div className="text-red-800">
+                <p>Not sent, and not charged:</p>
+                <ul className="list-disc pl-5">{preview.batch.invalid_details.map((i) => <li key={i.number}>{i.number}: {i.reason}</li>)}</ul>
+              </div>
+            )}
             {preview.batch.opted_out_count > 0 && <p className="text-red-800">Opted out (not sent): {preview.batch.opted_out_count}</p>}
             {preview.batch.duplicates_removed > 0 && <p>Duplicates removed: {preview.batch.duplicates_removed}</p>}
             <ul className="max-h-80 space-y-2 overflow-y-auto">
               {preview.batch.recipients.slice(0, 20).map((r) => (
                 <li key={r.phone} className="rounded bg-slate-100 p-2">
-                  <p className="text-xs text-slate-700">{r.phone} · {r.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2'} · {r.parts} part(s) · {r.credits} credit(s)</p>
+                  <p className="text-xs text-slate-700">{r.phone} · {costInWords(r.credits, r.segments, r.encoding)}</p>
                   <p className="whitespace-pre-wrap">{r.text}</p>
                 </li>
               ))}

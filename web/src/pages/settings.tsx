@@ -16,9 +16,10 @@ function SendingSettings({ current }: { current: AccountSettings }) {
   const [start, setStart] = useState(current.quiet_hours?.start ?? '21:00');
   const [end, setEnd] = useState(current.quiet_hours?.end ?? '08:00');
   const [tracking, setTracking] = useState(current.link_tracking);
+  const [country, setCountry] = useState(current.country);
   const save = useMutation({
     mutationFn: () => put<{ settings: AccountSettings }>('/settings', {
-      time_zone: zone, quiet_hours: quietOn ? { start, end } : null, link_tracking: tracking,
+      time_zone: zone, quiet_hours: quietOn ? { start, end } : null, link_tracking: tracking, country,
     }),
     onSuccess: (r) => { qc.setQueryData(['settings'], r.settings); },
   });
@@ -28,6 +29,13 @@ function SendingSettings({ current }: { current: AccountSettings }) {
   const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(); };
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
+      <div className="max-w-sm">
+        <Select label="Local numbers are in" value={country} onChange={(e) => setCountry(e.target.value as AccountSettings['country'])}
+          hint="How a number written without its country code is read: in Australia 04… is a mobile and 02 9999 1234 a landline (refused); in New Zealand 02… is a mobile. Numbers written with +61 or +64 are read as written.">
+          <option value="AU">Australia</option>
+          <option value="NZ">New Zealand</option>
+        </Select>
+      </div>
       <div className="max-w-sm">
         <Select label="Time zone" value={zone} onChange={(e) => setZone(e.target.value)} error={zoneError}
           hint="Your Australian recipients' zone, and the zone of the Send page's date-time picker">
