@@ -415,13 +415,14 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await nav('Settings');
     await heading('Settings');
     await page.getByLabel('Time zone').selectOption('Australia/Perth');
+    expect(await page.getByLabel('Local numbers are in').inputValue()).toBe('AU');
     await page.getByLabel('Hold messages that would arrive at night').check();
     await page.getByLabel('Quiet from').fill('21:30');
     await page.getByLabel('Quiet until').fill('07:45');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
     const saved = await (await fetch(`${proc.url}/settings`, { headers: { authorization: `Bearer ${apiKey}` } })).json() as { settings: unknown };
-    expect(saved.settings).toEqual({ time_zone: 'Australia/Perth', quiet_hours: { start: '21:30', end: '07:45' }, link_tracking: false });
+    expect(saved.settings).toEqual({ time_zone: 'Australia/Perth', quiet_hours: { start: '21:30', end: '07:45' }, link_tracking: false, country: 'AU' });
     await page.reload();
     await heading('Settings');
     expect(await page.getByLabel('Quiet from').inputValue()).toBe('21:30');
