@@ -185,9 +185,11 @@ async function startApi({ config, options, services, logger, adminToken, simulat
   ]);
   const limiter = createRateLimiter({ rps: config.rateLimit.rps, concurrency: config.rateLimit.concurrency, redis: redis ?? undefined, log: logger });
   stops.push(() => limiter.close());
-  // An API process of a cluster answers for the workers process too: /ready sees its carrier links.
+  // Ready means this process's roles can do their work: an API process of a cluster with a workers process answers
+  // for its carrier links too (the service's own roles); with TASMAN_ROLES=api it answers for the API alone.
   const roles = options.roles ?? config.roles;
-  const health = createHealthService({ db: services.db, carriers: peer ? peer.carriers : carrierStatus, checksCarriers: roles.workers || peer !== null });
+  const answersFor = peer ? (peer.runsWorkers ? peer.carriers : () => []) : carrierStatus;
+  const health = createHealthService({ db: services.db, carriers: answersFor, checksCarriers: roles.workers || (peer?.runsWorkers ?? false) });
   return buildApp({
     services, simulator: simulator ?? (peer ? { injectInbound: peer.injectInbound } : null), limiter, logger: options.logger === false ? false : logger, adminToken, health,
     metrics: services.metrics, metricsToken: config.metricsToken, trustProxy: config.trustProxy, requestTimeoutMs: config.requestTimeoutMs,
@@ -240,8 +242,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     if (simulators.length > 0) logger.info({ ports: simulators.map((s) => s.port) }, 'built-in SMSC simulator started (no carrier configured)');
     const simulator = simulators[0] ?? null;
     const carriers = roles.workers ? carrier!.openCarriers(config, simulators.map((s) => s.port), logger.child({ component: 'carrier' })) : null;
-    // An API process of a cluster answers /status for the workers process's carriers (as reported to it).
-    const remote = peer ? { health: () => ({ bound: peer.carriers().some((c) => c.bound) }), view: () => ({ unservedCountries: peer.unservedCountries() }) } : undefined;
+    // An API process of a cluster answers /status for the workers process's carriers (as reported to it); without
+    // one (TASMAN_ROLES=api) it has no link of its own and /status reads the service's state from the database.
+    const remote = peer?.runsWorkers ? { health: () => ({ bound: peer.carriers().some((c) => c.bound) }), view: () => ({ unservedCountries: peer.unservedCountries() }) } : undefined;
     const carrierAdmin = peer
       ? relayedCarrierAdmin(peer.carrierAdmin)
       : (await import('./modules/carriers/carriers.service.ts')).createCarrierAdminService({ db: database.db, carriers, file: config.carriers.file });

@@ -14,7 +14,7 @@ import { loadOrCreateAdminToken } from '../platform/admin-token.ts';
 import { loadOrCreateKey } from '../platform/crypto/secret-box.ts';
 import { createRpc, isClusterMessage, type Rpc } from '../platform/cluster/rpc.ts';
 import { afterCrash, restartTimers } from '../platform/cluster/restart-policy.ts';
-import type { CarrierState } from '../platform/cluster/peer.ts';
+import { CLUSTER_WORKERS_ENV, type CarrierState } from '../platform/cluster/peer.ts';
 import { banner, settleHeap, STOP_SIGNALS, type Serving } from './start.ts';
 
 type Role = 'api' | 'workers';
@@ -73,7 +73,9 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
 
   /** Forks one child; resolves when it serves, rejects if it exits first. */
   function fork(role: Role): Promise<Child> {
-    const worker = cluster.fork({ ...options.env, ...(role === 'workers' ? options.workersEnv : {}), TASMAN_ROLES: role });
+    const worker = cluster.fork({
+      ...options.env, ...(role === 'workers' ? options.workersEnv : {}), TASMAN_ROLES: role, [CLUSTER_WORKERS_ENV]: options.workers ? '1' : '0',
+    });
     const child: Child = { role, worker, ready: false, rpc: createRpc((m) => sendTo(worker, m), handlers) };
     children.add(child);
     // An IPC failure is the child's end (its exit follows and is handled there), never the primary's.

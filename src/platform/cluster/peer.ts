@@ -14,6 +14,11 @@ export interface CarrierPublication { carriers: CarrierState[]; unservedCountrie
 
 /** What an API process asks of the workers process: it holds the carrier link and the built-in SMSC. */
 export interface WorkersPeer {
+  /**
+   * Whether this service runs a workers process beside the API processes. False with TASMAN_ROLES=api: the carrier
+   * link runs in another service on the same database, which this process can neither see nor answer for.
+   */
+  runsWorkers: boolean;
   /** The carrier links as the workers process last reported them; one unbound entry while it is not running. */
   carriers(): CarrierState[];
   /** Countries a route names with no bound carrier, as the workers process last reported them. */
@@ -50,6 +55,9 @@ export interface ClusterPeer {
   publishCarriers(read: () => CarrierPublication): () => void;
 }
 
+/** Set by the primary on every child it forks: 1 when the service runs a workers process, 0 when it does not. */
+export const CLUSTER_WORKERS_ENV = 'TASMAN_CLUSTER_WORKERS';
+
 const NOT_RUNNING: CarrierState[] = [{ name: 'the carrier (its workers process is not running)', bound: false }];
 const PUBLISH_EVERY_MS = 500;
 
@@ -69,6 +77,7 @@ export function joinCluster(): ClusterPeer | null {
   });
   return {
     workers: {
+      runsWorkers: process.env[CLUSTER_WORKERS_ENV] !== '0',
       carriers: () => carriers ?? NOT_RUNNING,
       unservedCountries: () => unservedCountries,
       injectInbound: async (message) => { await rpc.request('inbound', message); },
