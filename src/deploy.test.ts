@@ -42,4 +42,17 @@ describe('deploy/', () => {
     expect(unit).not.toMatch(/sudo npm ci/);
     expect(unit).toContain('npm install --no-audit --no-fund && sudo npm prune --omit=dev');
   });
+
+  it('the unit states its start limits in [Unit], where systemd reads them (in [Service] it ignores them)', () => {
+    const sections = new Map<string, string[]>();
+    let section = '';
+    for (const line of unit.split('\n')) {
+      const header = /^\[(\w+)\]$/.exec(line);
+      if (header) section = header[1]!;
+      else if (/^\w+=/.test(line)) sections.set(section, [...(sections.get(section) ?? []), line.slice(0, line.indexOf('='))]);
+    }
+    expect(sections.get('Unit')).toEqual(expect.arrayContaining(['StartLimitIntervalSec', 'StartLimitBurst']));
+    expect(sections.get('Service')).not.toContain('StartLimitIntervalSec');
+    expect(sections.get('Service')).not.toContain('StartLimitBurst');
+  });
 });
