@@ -53,6 +53,14 @@ describe('configuration', () => {
     expect(fails({ SMPP_RECEIPT_ID_BASE: 'octal' })).toBe('SMPP_RECEIPT_ID_BASE must be one of auto, hex, decimal, string; got "octal"');
     expect(fails({ TASMAN_ROLES: 'api,cron' })).toBe('TASMAN_ROLES must list api and/or workers, got "api,cron"');
     expect(fails({ DATABASE_URL: 'mysql://x' })).toMatch(/^DATABASE_URL must use postgres: or postgresql:/);
+    expect(fails({ DATABASE_URL: 'postgres://u@a:1,b:x/db' })).toBe('DATABASE_URL must list its hosts as host:port separated by commas: "b:x" is not host or host:port');
+    expect(fails({ DATABASE_URL: 'postgres://u@a/db', DATABASE_HOSTS: 'a:1,,b' })).toBe('DATABASE_HOSTS must list its hosts as host:port separated by commas: "" is not host or host:port');
+    expect(fails({ DATABASE_HOSTS: 'a:1,b:2' })).toBe('DATABASE_HOSTS needs DATABASE_URL (for the user, password and database)');
+  });
+
+  it('a primary and its standbys: several hosts in DATABASE_URL, or DATABASE_HOSTS replacing its host', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@h1:5432,h2:5433/tasman' }).databaseUrl).toBe('postgres://u:p@h1:5432,h2:5433/tasman');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/tasman', DATABASE_HOSTS: 'h1:5432,h2:5433' }).databaseUrl).toBe('postgres://u:p@h1:5432,h2:5433/tasman');
   });
 
   it('WEBHOOK_ALLOW_PRIVATE defaults to true with the embedded database, false with DATABASE_URL', () => {

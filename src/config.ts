@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Type, type Static, type TSchema } from 'typebox';
 import { DEFAULT_CARRIER } from './carrier/carrier.ts';
 import { parseCarriersConfig, type CarrierConfig, type CarriersConfig } from './carrier/carriers-config.ts';
+import { splitHosts, withHosts } from './platform/db/hosts.ts';
 
 // The one place that reads process.env. Every variable is declared once in ENV below (type, default, bounds,
 // description); docs/operations.md's table is checked against it (src/config.test.ts). A bad value stops start-up
@@ -24,7 +25,8 @@ export const ENV = Type.Object({
   PORT: int(3000, 0, 65535, 'HTTP port'),
   HOST: text('127.0.0.1', 'HTTP bind address (`0.0.0.0` to serve other hosts)'),
   DATA_DIR: text('./data', 'embedded database, generated operator token and secret key'),
-  DATABASE_URL: optional('PostgreSQL; unset means the embedded PostgreSQL in `DATA_DIR/postgres`'),
+  DATABASE_URL: optional('PostgreSQL; unset means the embedded PostgreSQL in `DATA_DIR/postgres`. Several hosts (`postgres://u@h1:5432,h2:5432/db`): a primary and its standbys, Tasman writes to the writable one'),
+  DATABASE_HOSTS: optional('`host:port,host:port`: the hosts of a primary and its standbys, replacing the host of `DATABASE_URL` (see "Database failover")'),
   TASMAN_POSTGRES_USER: text('nobody', 'the account the embedded PostgreSQL runs as when Tasman runs as root'),
   DATABASE_POOL_SIZE: int(20, 1, 1000, 'PostgreSQL connections per process'),
   REDIS_URL: optional('shares per-key rate limits across instances'),
@@ -127,6 +129,26 @@ function url(name: string, raw: string | null | undefined, protocols: string[]):
   return raw;
 }
 
+/** DATABASE_URL, its hosts replaced by DATABASE_HOSTS; a host list is checked host by host. */
+function databaseUrlOf(raw: string | null, hosts: string | null): string | null {
+  if (raw === null) {
+    if (hosts !== null) throw new ConfigError('DATABASE_HOSTS needs DATABASE_URL (for the user, password and database)');
+    return null;
+  }
+  const hostList = (name: string, make: () => string[]) => {
+    try {
+      return make();
+    } catch (err) {
+      throw new ConfigError(`${name} must list its hosts as host:port separated by commas: ${(err as Error).message}`);
+    }
+  };
+  for (const one of hostList('DATABASE_URL', () => splitHosts(raw))) url('DATABASE_URL', one, ['postgres:', 'postgresql:']);
+  if (hosts === null) return raw;
+  const combined = hostList('DATABASE_HOSTS', () => [withHosts(raw, hosts)])[0]!;
+  for (const one of splitHosts(combined)) url('DATABASE_HOSTS', one, ['postgres:', 'postgresql:']);
+  return combined;
+}
+
 /** The structured configuration every part of Tasman reads (its type is derived from ENV through loadConfig). */
 /** TRUST_PROXY: off, a hop count, or proxy addresses and CIDR ranges. */
 function trustProxy(raw: string | undefined): false | number | string[] {
@@ -195,7 +217,7 @@ function apiProcesses(raw: string | undefined, workersBeside: boolean): number {
 
 export function loadConfig(env: Env = process.env) {
   const e = readEnv(env);
-  const databaseUrl = url('DATABASE_URL', e.DATABASE_URL, ['postgres:', 'postgresql:']);
+  const databaseUrl = databaseUrlOf(e.DATABASE_URL ?? null, e.DATABASE_HOSTS ?? null);
   const embedded = databaseUrl === null;
   const { PORT: port, HOST: host } = e;
   const retryDelays = e.WEBHOOK_RETRY_DELAYS.split(',').map((s) => s.trim());

@@ -14,6 +14,8 @@ import { firstConnection } from './connect-retry.ts';
 import { channelToken, LISTENER_ANY, LISTENER_PREFIX } from './listener-name.ts';
 import { createListener } from './listener.ts';
 import { ResilientPool } from './pool.ts';
+import { splitHosts } from './hosts.ts';
+import { createWriterChoice } from './writer.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -89,8 +91,8 @@ export interface OpenOptions {
   postgresUser?: string;
   /** How long to retry a server that does not answer yet (DATABASE_CONNECT_TIMEOUT); default 0, no retry. */
   connectTimeoutMs?: number;
-  /** Where a lost LISTEN connection is reported. */
-  logger?: { warn(obj: object, msg?: string): void };
+  /** Where a lost LISTEN connection and a move of the writable host are reported. */
+  logger?: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
@@ -109,8 +111,11 @@ async function connect(databaseUrl: string, embedded: boolean, options: OpenOpti
   const { poolSize = 20, connectTimeoutMs = 0 } = options;
   const local = new EventEmitter();
   local.setMaxListeners(0);
+  // A primary and its standbys (DATABASE_URL with several hosts, or DATABASE_HOSTS): connect to the writable one.
+  const hosts = splitHosts(databaseUrl);
+  const writer = hosts.length > 1 ? createWriterChoice(hosts, { logger: options.logger }) : null;
   // Survives connections being reset (pool.ts): a broken client is destroyed, never reused, never a crash.
-  const pool = new ResilientPool({ connectionString: databaseUrl, max: poolSize });
+  const pool = new ResilientPool({ connectionString: hosts[0], max: poolSize }, writer);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const lockClient = await firstConnection(pool, databaseUrl, connectTimeoutMs).catch(async (err: unknown) => {
     await pool.end();
@@ -126,10 +131,15 @@ async function connect(databaseUrl: string, embedded: boolean, options: OpenOpti
 
   // Re-listens after a reset and wakes every channel once then (listener.ts).
   const listener = createListener({
-    client: () => new pg.Client({ connectionString: databaseUrl }),
+    client: async () => {
+      await writer?.ready();
+      return new pg.Client({ connectionString: writer?.url() ?? databaseUrl });
+    },
+    onLost: () => writer?.invalidate(),
     onNotify: (channel, payload) => local.emit(channel, payload),
     logger: options.logger,
   });
+  writer?.onMoved(() => listener.renew());
 
   return {
     db,

@@ -1,12 +1,16 @@
 import type pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StartupError } from '../startup-error.ts';
+import { splitHosts } from './hosts.ts';
 
 // Errors that may pass when the server comes up: refused, unreachable, starting, shutting down, too many clients.
-const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOENT', '57P03', '57P01', '53300']);
+const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOENT', '57P03', '57P01', '53300', 'NO_WRITER']);
 
-/** Where DATABASE_URL points, without its password, for messages. */
+/** Where DATABASE_URL points (each host of a list), without its password, for messages. */
 export function describeUrl(databaseUrl: string): string {
+  let hosts = [databaseUrl];
+  try { hosts = splitHosts(databaseUrl); } catch { /* described as one */ }
+  if (hosts.length > 1) return hosts.map(describeUrl).join(', ');
   try {
     const u = new URL(databaseUrl);
     return `${u.hostname || u.searchParams.get('host') || 'localhost'}${u.port ? `:${u.port}` : ''}${u.pathname}`;

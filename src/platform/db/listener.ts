@@ -3,7 +3,9 @@ import { listenerName } from './listener-name.ts';
 
 export interface ListenerOptions {
   /** A fresh, unconnected client for the database (a new one per connection). */
-  client(): pg.Client;
+  client(): pg.Client | Promise<pg.Client>;
+  /** The connection broke (before listening again). */
+  onLost?(): void;
   /** A notification, or a catch-up wake (payload '') on every channel after listening again. */
   onNotify(channel: string, payload: string): void;
   logger?: { warn(obj: object, msg?: string): void };
@@ -32,7 +34,7 @@ export function createListener(options: ListenerOptions) {
   const quote = (channel: string) => `"${channel.replace(/"/g, '')}"`;
 
   async function open(): Promise<pg.Client> {
-    const c = options.client();
+    const c = await options.client();
     c.on('error', () => lost(c));
     c.on('end', () => lost(c));
     c.on('notification', (n) => options.onNotify(n.channel, n.payload ?? ''));
@@ -52,6 +54,7 @@ export function createListener(options: ListenerOptions) {
   function lost(c: pg.Client): void {
     if (client !== c || closed) return;
     client = null;
+    options.onLost?.();
     options.logger?.warn({ retry_in_ms: delay }, 'database LISTEN connection lost: listening again');
     schedule();
   }
@@ -73,6 +76,7 @@ export function createListener(options: ListenerOptions) {
       // Catch up: a notification sent while nobody listened is gone.
       for (const channel of channels) options.onNotify(channel, '');
     } catch (err) {
+      options.onLost?.();
       options.logger?.warn({ err: (err as Error).message, retry_in_ms: delay }, 'listening again failed');
       schedule();
     }
@@ -108,6 +112,13 @@ export function createListener(options: ListenerOptions) {
         channels.delete(channel);
         throw err;
       }
+    },
+    /** Listens again on a new connection (the server moved: a failover), as if this one had broken. */
+    renew(): void {
+      const c = client;
+      if (!c) return;
+      lost(c);
+      void c.end().catch(() => {});
     },
     /** The listening session's backend pid (0 while not connected), for othersListen. */
     pid(): number {

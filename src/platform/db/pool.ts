@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { isDatabaseUnavailable } from './sql-state.ts';
+import { isReadOnly, type WriterChoice } from './writer.ts';
 
 type Release = (err?: Error | boolean) => void;
 
@@ -18,27 +19,55 @@ type Release = (err?: Error | boolean) => void;
  *
  * What the holder was doing fails with the error; retrying it is the holder's business (batchers retry, worker
  * loops claim again, leases hand claimed rows back, the API answers 503).
+ *
+ * With `writer` (a host list: writer.ts) every new connection goes to the host chosen as writable and is checked
+ * to be writable before use; a connection error or a read-only error calls the choice into doubt, and a client
+ * made before the writer moved is destroyed instead of reused.
  */
 export class ResilientPool extends pg.Pool {
   /** The connection-class error a client saw, if any: it is destroyed when released. */
   readonly #broken = new WeakMap<pg.PoolClient, Error>();
+  readonly #writer: WriterChoice | null;
 
-  constructor(config: pg.PoolConfig) {
-    super(config);
+  constructor(config: pg.PoolConfig, writer: WriterChoice | null = null) {
+    super(writer ? { ...config, Client: routedClient(writer), onConnect: refuseReadOnly(writer) } : config);
+    this.#writer = writer;
     // An idle client's error: pg-pool has removed the client already; nothing else to do.
     this.on('error', () => {});
     this.on('connect', (client) => {
-      client.on('error', (err: Error) => this.#broken.set(client as pg.PoolClient, err));
-      watchQueries(client as pg.PoolClient, (err) => this.#broken.set(client as pg.PoolClient, err));
+      const lost = (err: Error) => {
+        this.#broken.set(client as pg.PoolClient, err);
+        this.#writer?.invalidate();
+      };
+      client.on('error', lost);
+      watchQueries(client as pg.PoolClient, lost);
     });
   }
 
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: Release) => void): void;
   override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: Release) => void): Promise<pg.PoolClient> | void {
-    // The callback form is pool.query's, which releases with the error itself.
-    if (callback) return super.connect(callback);
-    return super.connect().then((client) => this.#checkedOut(client));
+    const writer = this.#writer;
+    if (callback) {
+      // The callback form is pool.query's, which releases with the error itself.
+      if (!writer) return super.connect(callback);
+      writer.ready().then(() => super.connect((err, client, done) => {
+        if (!err && client && writer.outdated(client)) { done(new Error('the writable database moved')); this.connect(callback); return; }
+        callback(err, client, done);
+      }), (err: Error) => callback(err, undefined, () => {}));
+      return;
+    }
+    return this.#checkOut();
+  }
+
+  async #checkOut(): Promise<pg.PoolClient> {
+    for (;;) {
+      await this.#writer?.ready();
+      const client = await super.connect();
+      // Made for a writer that has since moved (it points at a standby now, or at nothing): never reused.
+      if (this.#writer?.outdated(client)) { client.release(new Error('the writable database moved')); continue; }
+      return this.#checkedOut(client);
+    }
   }
 
   #checkedOut(client: pg.PoolClient): pg.PoolClient {
@@ -55,6 +84,25 @@ export class ResilientPool extends pg.Pool {
     client.release = done;
     return client;
   }
+}
+
+/** A pg.Client class whose every instance connects to the host the writer choice names now. */
+function routedClient(writer: WriterChoice): typeof pg.Client {
+  return class RoutedClient extends pg.Client {
+    constructor(config: pg.ClientConfig) {
+      super({ ...config, connectionString: writer.url() });
+      writer.tag(this);
+    }
+  };
+}
+
+/** pg-pool's onConnect: a new connection to a read-only server (a standby) fails, and the writer is chosen again. */
+function refuseReadOnly(writer: WriterChoice) {
+  return async (client: pg.ClientBase): Promise<void> => {
+    if (!(await isReadOnly(client))) return;
+    writer.invalidate();
+    throw Object.assign(new Error('the database server is read-only (a standby): choosing the writable one again'), { code: 'NO_WRITER' });
+  };
 }
 
 /** Calls `onLost` when a statement on `client` fails because the connection or the server's role went. */
