@@ -34,7 +34,6 @@ import { ClickEventBody } from './modules/links/links.schemas.ts';
 import { MessageResponse } from './modules/messages/messages.schemas.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { OPERATOR_COOKIE, sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
-import { permissionFor } from './modules/sessions/permissions.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import type { HealthService } from './modules/health/health.service.ts';
 import type { Metrics } from './platform/metrics.ts';
@@ -184,10 +183,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Public opt-out link pages (no API key, HTML, their own per-address limit).
   await app.register(optoutLinkRoutes, { services: deps.services });
   await app.register(async (scope) => {
-    markApiKeyRoutes(scope, permissionFor);
+    markApiKeyRoutes(scope);
     requireApiKey(scope, {
       authenticate: deps.services.authenticate, limiter: deps.limiter, onUnknownKey: deps.metrics.unknownKey,
-      sessions: { cookie: USER_COOKIE, authenticate: deps.services.sessions.authenticate, permissionFor },
+      sessions: { cookie: USER_COOKIE, authenticate: deps.services.sessions.authenticate },
       onRefused: deps.services.audit.refusedRequest,
     });
     await scope.register(messageRoutes, { services: deps.services });

@@ -1,4 +1,4 @@
-import type { Scope } from '../modules/keys/scopes.ts';
+import type { Permission, Role } from './permissions.ts';
 import type { AccountSettings } from '../modules/settings/account-settings.ts';
 
 // Who is calling: the account behind the API key, as read at the start of the request.
@@ -21,6 +21,7 @@ export interface AccountSnapshot {
 export interface SessionUser {
   id: string;
   email: string;
+  role: Role;
   canSend: boolean;
   canBilling: boolean;
 }
@@ -29,10 +30,15 @@ export interface Actor {
   accountId: string;
   /** The API key's id; for a session, `session:<user id>` (rate limits are per key or per signed-in user). */
   keyId: string;
-  /** What this key may do (read, send, manage). */
-  scopes: Scope[];
+  /**
+   * What the caller may do (platform/permissions.ts): a key's scopes, or a signed-in user's permissions from their
+   * role and flags. Every route's declared permission is checked against this one list (`authorize`).
+   */
+  permissions: Permission[];
+  /** The user a key belongs to (it carries at most their permissions), or the signed-in user; null for other keys. */
+  userId: string | null;
   account: AccountSnapshot;
-  /** Set when the caller is a signed-in dashboard user rather than an API key (a key may do everything). */
+  /** Set when the caller is a signed-in dashboard user rather than an API key. */
   user?: SessionUser;
   /** The request's source address (request.ip), set per request by auth.ts: the audit log records it. */
   address?: string;

@@ -235,7 +235,7 @@ describe('sub-account keys', () => {
     const { parent, child } = await family(t.app);
     const created = await call(t.app, parent.apiKey, 'POST', `/account/${child.accountId}/key`, { name: 'Second' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), key: expect.stringMatching(/^tsm_/), prefix: expect.any(String), name: 'Second', scopes: ['read', 'send', 'manage'], created_at: expect.any(String) });
+    expect(created.body).toEqual({ id: expect.any(String), key: expect.stringMatching(/^tsm_/), prefix: expect.any(String), name: 'Second', scopes: ['read', 'send', 'billing', 'manage'], created_at: expect.any(String) });
     expect((created.body.key as string).startsWith(created.body.prefix as string)).toBe(true);
     expect((await call(t.app, created.body.key as string, 'GET', '/balance')).body).toEqual({ credits: 10 });
 
@@ -244,7 +244,7 @@ describe('sub-account keys', () => {
     const keys = list.body.keys as Array<Record<string, unknown>>;
     expect(keys.map((k) => k.id).sort()).toEqual([child.keyId, created.body.id].sort());
     for (const k of keys) {
-      expect(Object.keys(k).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes']);
+      expect(Object.keys(k).sort()).toEqual(['created_at', 'created_by_user', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes']);
       expect(k.revoked_at).toBeNull();
     }
     expect(JSON.stringify(list.body)).not.toContain(created.body.key);

@@ -8,7 +8,7 @@ beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
 const ANY_ID = '018f0000-0000-7000-8000-000000000000';
-const SCOPES = ['read', 'send', 'manage'] as const;
+const SCOPES = ['read', 'send', 'billing', 'manage'] as const;
 
 async function keyFor(accountId: string, scopes: string[]) {
   const res = await admin(t.app, 'POST', `/admin/accounts/${accountId}/keys`, { name: 'scoped', scopes });
@@ -17,14 +17,14 @@ async function keyFor(accountId: string, scopes: string[]) {
 }
 
 describe('API key scopes', () => {
-  it('gives existing and new keys all three scopes by default', async () => {
+  it('gives existing and new keys all four scopes by default', async () => {
     const parent = await createAccount(t.app, { hierarchy: true });
     const sub = await call(t.app, parent.apiKey, 'POST', '/accounts', { business_name: 'Sub', email: `s-${Date.now()}@example.com` });
     const created = await call(t.app, parent.apiKey, 'POST', `/account/${sub.body.id}/key`);
     expect(created.status).toBe(201);
-    expect(created.body.scopes).toEqual(['read', 'send', 'manage']);
+    expect(created.body.scopes).toEqual(['read', 'send', 'billing', 'manage']);
     const listed = await call(t.app, parent.apiKey, 'GET', `/account/${sub.body.id}/keys`);
-    expect(listed.body.keys).toEqual([expect.objectContaining({ id: created.body.id, scopes: ['read', 'send', 'manage'] })]);
+    expect(listed.body.keys).toEqual([expect.objectContaining({ id: created.body.id, scopes: ['read', 'send', 'billing', 'manage'] })]);
   });
 
   it('refuses a route whose scope the key lacks with 403 insufficient_scope, and allows the rest', async () => {
@@ -43,18 +43,20 @@ describe('API key scopes', () => {
     const keyed = routesOf(t.app).filter((r) => r.auth === 'api_key');
     expect(keyed.length).toBeGreaterThan(40);
     const acct = await createAccount(t.app, { hierarchy: true });
-    const keys = Object.fromEntries(await Promise.all(SCOPES.map(async (s) =>
+    const keys: Record<string, string> = Object.fromEntries(await Promise.all(SCOPES.map(async (s) =>
       [s, (await keyFor(acct.accountId, SCOPES.filter((x) => x !== s))).key] as const)));
+    // No key holds the owner's right, and a signed-in user's own settings refuse every key (403 forbidden).
+    keys.owner = (await keyFor(acct.accountId, [...SCOPES])).key;
     for (const { method, url: path, scope } of keyed) {
       expect(scope, `${method} ${path} declares no scope`).not.toBeNull();
       if (scope === 'any') continue;
       const url = path.replace(/:\w+/g, ANY_ID);
-      const res = await call(t.app, keys[scope!]!, method as 'GET', url);
+      const res = await call(t.app, keys[scope === 'self' ? 'owner' : scope!]!, method as 'GET', url);
       const route = `${method} ${path}`;
-      expect(`${route} ${res.status} ${res.body.code}`).toBe(`${route} 403 insufficient_scope`);
+      expect(`${route} ${res.status} ${res.body.code}`).toBe(`${route} 403 ${scope === 'self' ? 'forbidden' : 'insufficient_scope'}`);
     }
     expect(scopeOf(t.app, 'POST', '/send')).toBe('send');
-    expect(scopeOf(t.app, 'POST', '/account/:id/credits/allocate')).toBe('manage');
+    expect(scopeOf(t.app, 'POST', '/account/:id/credits/allocate')).toBe('billing');
     expect(scopeOf(t.app, 'GET', '/report')).toBe('read');
   });
 

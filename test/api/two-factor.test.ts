@@ -210,7 +210,7 @@ describe('turning it off', () => {
     expect((await login(o.email)).statusCode).toBe(200);
   });
 
-  it('an owner (can_billing) resets a member\'s; a member without it cannot; nobody resets themselves or another account\'s', async () => {
+  it('an owner or admin resets a member\'s; a member cannot; nobody resets themselves, the owner\'s or another account\'s', async () => {
     at(0);
     const o = await owner();
     const invited = await sessionCall(t.app, o.session, 'POST', '/team', { email: `member-${randomUUID()}@cafe.test`, can_billing: false });
@@ -219,6 +219,9 @@ describe('turning it off', () => {
     await enrolled(o);
     expect((await sessionCall(t.app, member.session, 'DELETE', `/team/${o.session.userId}/two-factor`)).body.code).toBe('permission_denied');
     expect((await sessionCall(t.app, o.session, 'DELETE', `/team/${o.session.userId}/two-factor`)).body.code).toBe('forbidden');
+    const made = await sessionCall(t.app, o.session, 'POST', '/team', { email: `admin-${randomUUID()}@cafe.test`, role: 'admin' });
+    const adminSession = await acceptInvite(t.app, made.body.invite_link as string);
+    expect((await sessionCall(t.app, adminSession, 'DELETE', `/team/${o.session.userId}/two-factor`)).body.code).toBe('permission_denied');
     const stranger = await owner();
     expect((await sessionCall(t.app, o.session, 'DELETE', `/team/${stranger.session.userId}/two-factor`)).status).toBe(404);
     expect((await login(member.email)).statusCode).toBe(202);

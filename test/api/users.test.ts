@@ -21,32 +21,38 @@ async function family(app: FastifyInstance, body: object = {}) {
 
 
 describe('sub-account users', () => {
-  it('invites (201), lists, refuses a duplicate email (409, any case) and removes', async () => {
+  it('invites (201: the first user is the owner), lists, refuses a duplicate email (409, any case) and removes', async () => {
     const { parent, childId } = await family(t.app);
     const res = await call(t.app, parent.apiKey, 'POST', `/account/${childId}/users`, { email: 'ann@acme.test', name: 'Ann', can_send: true, can_billing: true });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true, email_sent: false, invite_link: expect.stringMatching(/\/app\/invite#[\w-]+$/),
-      user: { id: expect.any(String), email: 'ann@acme.test', name: 'Ann', can_send: true, can_billing: true, status: 'active', source: 'direct', created_at: expect.any(String) },
+      user: {
+        id: expect.any(String), email: 'ann@acme.test', name: 'Ann', can_send: true, can_billing: true, role: 'owner', status: 'active', source: 'direct',
+        created_at: expect.any(String),
+      },
     });
     const dup = await call(t.app, parent.apiKey, 'POST', `/account/${childId}/users`, { email: 'ANN@acme.test' });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('email_taken');
     const bob = await call(t.app, parent.apiKey, 'POST', `/account/${childId}/users`, { email: 'bob@acme.test' });
-    expect((bob.body.user as Record<string, unknown>)).toMatchObject({ name: null, can_send: true, can_billing: false });
+    expect((bob.body.user as Record<string, unknown>)).toMatchObject({ name: null, can_send: true, can_billing: false, role: 'member' });
 
     const list = await call(t.app, parent.apiKey, 'GET', `/account/${childId}/users`);
     expect((list.body.users as Array<{ email: string }>).map((u) => u.email)).toEqual(['ann@acme.test', 'bob@acme.test']);
     expect((await call(t.app, parent.apiKey, 'GET', `/account/${childId}`)).body.account).toMatchObject({ user_count: 2 });
 
+    // Nobody removes the owner, the parent neither.
     const annId = (res.body.user as { id: string }).id;
-    const removed = await call(t.app, parent.apiKey, 'DELETE', `/account/${childId}/users/${annId}`);
+    expect((await call(t.app, parent.apiKey, 'DELETE', `/account/${childId}/users/${annId}`)).body.code).toBe('permission_denied');
+    const bobId = (bob.body.user as { id: string }).id;
+    const removed = await call(t.app, parent.apiKey, 'DELETE', `/account/${childId}/users/${bobId}`);
     expect(removed.status).toBe(200);
-    expect(removed.body).toEqual({ ok: true });
-    expect((await call(t.app, parent.apiKey, 'DELETE', `/account/${childId}/users/${annId}`)).status).toBe(404);
+    expect(removed.body).toEqual({ ok: true, keys_revoked: 0 });
+    expect((await call(t.app, parent.apiKey, 'DELETE', `/account/${childId}/users/${bobId}`)).status).toBe(404);
     expect(((await call(t.app, parent.apiKey, 'GET', `/account/${childId}/users`)).body.users as unknown[])).toHaveLength(1);
     // Once removed, the email may be invited again.
-    expect((await call(t.app, parent.apiKey, 'POST', `/account/${childId}/users`, { email: 'ann@acme.test' })).status).toBe(201);
+    expect((await call(t.app, parent.apiKey, 'POST', `/account/${childId}/users`, { email: 'bob@acme.test' })).status).toBe(201);
   });
 
   it('the same email may be on two accounts; a member id of another account is 404', async () => {

@@ -64,6 +64,8 @@ export async function furnishedFamily(app: FastifyInstance): Promise<{ parent: T
   const created = await call(app, parent.apiKey, 'POST', '/accounts', { business_name: 'Child', seed_credits: 10, email: `c-${randomUUID()}@x.test` });
   const id = created.body.id as string;
   const key = await call(app, parent.apiKey, 'POST', `/account/${id}/key`, { name: 'k' });
+  // The first user is the sub-account's owner, whom nobody removes: the member the routes act on comes second.
+  await call(app, parent.apiKey, 'POST', `/account/${id}/users`, { email: 'owner@x.test' });
   const member = await call(app, parent.apiKey, 'POST', `/account/${id}/users`, { email: 'member@x.test' });
   const [parentNumber, childNumber] = [mobile(), mobile()];
   for (const n of [parentNumber, childNumber]) await admin(app, 'POST', '/admin/numbers', { number: n, country: 'AU', account_id: parent.accountId });

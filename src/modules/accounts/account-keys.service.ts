@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { notFound } from '../../platform/errors.ts';
 import { insertKey, keyExists, listKeys, revokeKey } from '../keys/keys.repo.ts';
 import { loadManagedAccount } from './access.ts';
-import { normaliseScopes, requireScopesWithin, type Scope } from '../keys/scopes.ts';
+import { normaliseScopes, requireWithin, type Scope } from '../../platform/permissions.ts';
 import { toKeyCreated } from '../keys/key-view.ts';
 import { record } from '../../platform/audit/record.ts';
 
@@ -22,7 +22,7 @@ export function createAccountKeyService(deps: { db: Db }) {
     return {
       keys: keys.map((k) => ({
         id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, revoked_at: k.revokedAt?.toISOString() ?? null,
-        created_at: k.createdAt.toISOString(), last_used_at: k.lastUsedAt?.toISOString() ?? null,
+        created_at: k.createdAt.toISOString(), last_used_at: k.lastUsedAt?.toISOString() ?? null, created_by_user: k.createdByUser,
       })),
     };
   }
@@ -32,12 +32,16 @@ export function createAccountKeyService(deps: { db: Db }) {
     return keysOf(accountId);
   }
 
-  /** Without `scopes` the key gets all three; the caller may hand out only scopes it holds itself. */
+  /**
+   * Without `scopes` the key gets all four; the caller may hand out only permissions it holds itself. The key
+   * belongs to the signed-in user who made it, or to the user the calling key belongs to, so it is cut down or
+   * revoked with them (decision 0001).
+   */
   async function issue(actor: Actor, accountId: string, input: KeyInput) {
     const scopes = normaliseScopes(input.scopes);
-    requireScopesWithin(actor.scopes, scopes);
+    requireWithin(actor, scopes, 'give an API key a permission you do not have');
     return db.transaction(async (tx) => {
-      const key = await insertKey(tx, accountId, input.name?.trim() || 'API key', scopes);
+      const key = await insertKey(tx, accountId, input.name?.trim() || 'API key', scopes, actor.userId);
       await record(tx, {
         accountId, actor, action: 'key.created', target: { type: 'api_key', id: key.id },
         after: { name: key.name, prefix: key.prefix, scopes: key.scopes },

@@ -93,19 +93,19 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => accounts.balance(request.actor, request.params.id));
 
   app.post('/account/:id/credits/allocate', {
-    config: { contract: subAccountWriteContract({ sample: { body: { amount: 5 } }, response: transferred('allocate'), errors: ['insufficient_credits'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: { amount: 5 } }, response: transferred('allocate'), errors: ['insufficient_credits'] }), scope: 'billing' },
     schema: {
       tags, summary: 'Move credits from the parent to the sub-account',
-      description: 'Moves `amount` credits from the caller\'s balance to the sub-account\'s in one transaction, recorded in both ledgers; 402 insufficient_credits if the caller holds fewer, and nothing moves. Allowed even when the sub-account manages itself. Needs the manage scope. Not idempotent: each call moves the amount again.',
+      description: 'Moves `amount` credits from the caller\'s balance to the sub-account\'s in one transaction, recorded in both ledgers; 402 insufficient_credits if the caller holds fewer, and nothing moves. Allowed even when the sub-account manages itself. Needs the billing permission. Not idempotent: each call moves the amount again.',
       params: AccountIdParams, body: TransferRequest, response: { 200: TransferResult },
     },
   }, async (request) => accounts.transfer(request.actor, request.params.id, request.body.amount, 'allocate'));
 
   app.post('/account/:id/credits/recall', {
-    config: { contract: subAccountWriteContract({ sample: { body: { amount: 5 } }, response: transferred('recall'), errors: ['insufficient_credits'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: { amount: 5 } }, response: transferred('recall'), errors: ['insufficient_credits'] }), scope: 'billing' },
     schema: {
       tags, summary: 'Move credits from the sub-account back to the parent',
-      description: 'Moves `amount` credits from the sub-account back to the caller in one transaction; 402 insufficient_credits if the sub-account holds fewer, and nothing moves. Only for a sub-account the parent manages (403 not_managed_by_parent otherwise). Needs the manage scope. Not idempotent: each call moves the amount again.',
+      description: 'Moves `amount` credits from the sub-account back to the caller in one transaction; 402 insufficient_credits if the sub-account holds fewer, and nothing moves. Only for a sub-account the parent manages (403 not_managed_by_parent otherwise). Needs the billing permission. Not idempotent: each call moves the amount again.',
       params: AccountIdParams, body: TransferRequest, response: { 200: TransferResult },
     },
   }, async (request) => accounts.transfer(request.actor, request.params.id, request.body.amount, 'recall'));

@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
+import { requireWithin } from '../../platform/permissions.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { revokeAllKeys } from '../keys/keys.repo.ts';
 import { normaliseAbn } from '../../common/abn.ts';
@@ -92,6 +93,8 @@ export function createAccountService(deps: { db: Db }) {
     const email = input.email?.trim() || null;
     if (!managed && email === null) throw emailRequired();
     const seed = input.seed_credits ?? 0;
+    // Seeding moves credits: the route needs `manage`, the seed `billing` too (docs/permissions.md).
+    if (seed > 0) requireWithin(actor, ['billing'], 'move credits to a new sub-account (seed_credits)');
     return db.transaction(async (tx) => {
       // The parent's row lock serialises creates under one parent: the email check and the seed debit see each
       // other's results.

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { Offset, ScopeName, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 
 // The operator's lists of keys, Sender IDs and numbers (`tasman admin key|sender-id|number list`). Registered
@@ -13,7 +13,6 @@ const page = {
   offset: Offset,
 };
 const Paged = { limit: Type.Integer(), offset: Type.Integer() };
-const Scope = Type.Union([Type.Literal('read'), Type.Literal('send'), Type.Literal('manage')]);
 
 export const adminListRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services: { admin } }) => {
   app.get('/admin/keys', {
@@ -29,7 +28,7 @@ export const adminListRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       response: {
         200: Type.Object({
           keys: Type.Array(Type.Object({
-            id: Uuid, account_id: Uuid, name: Type.String(), prefix: Type.String(), scopes: Type.Array(Scope),
+            id: Uuid, account_id: Uuid, name: Type.String(), prefix: Type.String(), scopes: Type.Array(ScopeName),
             created_at: Timestamp, last_used_at: Nullable(Timestamp), revoked_at: Nullable(Timestamp),
           })),
           ...Paged,

@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db/client.ts';
 import { normaliseAbn } from '../../common/abn.ts';
 import { listKeys, listNumbers, listSenderIds, type Page } from './admin-lists.repo.ts';
+import type { Scope } from '../../platform/permissions.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -13,7 +14,7 @@ export function createAdminLists(db: Db) {
     const found = await listKeys(db, { accountId: query.account_id, prefix: query.prefix?.trim(), status: query.status }, query);
     return {
       keys: found.map((k) => ({
-        id: k.id, account_id: k.accountId, name: k.name, prefix: k.prefix, scopes: k.scopes as Array<'read' | 'send' | 'manage'>,
+        id: k.id, account_id: k.accountId, name: k.name, prefix: k.prefix, scopes: k.scopes as Scope[],
         created_at: k.createdAt.toISOString(), last_used_at: iso(k.lastUsedAt), revoked_at: iso(k.revokedAt),
       })),
       limit: query.limit, offset: query.offset,

@@ -43,7 +43,7 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
       if (input.country) await applySettings(tx, account.id, { country: input.country });
       const key = await insertKey(tx, account.id, 'Default');
       // The owner is the account's first user, with every permission; the invite link lets them sign in.
-      const owner = await insertUser(tx, account.id, { email: input.email, name: null, canSend: true, canBilling: true });
+      const owner = await insertUser(tx, account.id, { email: input.email, name: null, role: 'owner', canSend: true, canBilling: true });
       const ownerInviteUrl = await deps.invite(tx, account.id, owner!.id);
       return { account_id: account.id, api_key: key.key, key_id: key.id, credits, owner_invite_url: ownerInviteUrl };
     });

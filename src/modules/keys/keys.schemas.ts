@@ -1,13 +1,14 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { described, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { described, nullable, ScopeName, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 import { EX } from '../../platform/http/examples.ts';
 
-const ScopeName = Type.Union([Type.Literal('read'), Type.Literal('send'), Type.Literal('manage')]);
-const ScopeList = Type.Array(ScopeName, { description: 'read: see; send: spend credits on messages; manage: change the account' });
+const ScopeList = Type.Array(ScopeName, {
+  description: 'read: see; send: spend credits on messages; billing: move credits and numbers; manage: change the account',
+});
 export const KeyScopes = Type.Array(ScopeName, {
-  minItems: 1, maxItems: 3, uniqueItems: true,
-  description: 'What the key may do: read, send, manage (default all three); at most the calling key\'s own',
+  minItems: 1, maxItems: 4, uniqueItems: true,
+  description: 'What the key may do: read, send, billing, manage (default all four); at most the caller\'s own permissions',
 });
 
 // API keys, as the account's own key routes and a parent's sub-account key routes show them.
@@ -20,6 +21,7 @@ export const KeyList = Type.Object({
     revoked_at: nullable(Timestamp, 'When it was revoked; null while it works'),
     created_at: described(Timestamp, 'When it was issued'),
     last_used_at: nullable(Timestamp, 'When it last authenticated a request (to within a minute); null if never'),
+    created_by_user: Type.Optional(nullable(Uuid, 'The team member the key belongs to (it holds at most their permissions); null for none')),
   }), { description: 'Every key of the account, revoked ones included, newest first' }),
 }, { description: 'The account\'s API keys' });
 export const CreateKey = Type.Object({

@@ -1,26 +1,26 @@
 import type { Actor } from '../../platform/actor.ts';
 import type { Services } from '../../compose.ts';
-import type { Scope } from '../keys/scopes.ts';
-import { requireScope } from '../keys/scopes.ts';
+import { authorize, type RoutePermission } from '../../platform/permissions.ts';
 import { operations, type OperationName, type TasmanApi } from './operations.ts';
 
-/** A route's key scope as the route registry recorded it (platform/http/route-registry.ts `scopeOf`). */
-export type RouteScopeOf = (method: string, url: string) => Scope | 'any' | null;
+/** A route's permission as the route registry recorded it (platform/http/route-registry.ts `scopeOf`). */
+export type RouteScopeOf = (method: string, url: string) => RoutePermission | 'any' | null;
 
 /**
- * The operations in-process, for /mcp: the caller's key must hold the scope its route declares (read from the
- * route registry, the same declaration the REST auth hook enforces), then the route's service call runs. An
- * operation without a scoped route is a wiring error found at start-up, never a tool that skips the check.
+ * The operations in-process, for /mcp: the caller (a key or a signed-in user) must hold the permission its route
+ * declares (read from the route registry, the same declaration and the same check the REST auth hook applies),
+ * then the route's service call runs. An operation without a route is a wiring error found at start-up, never a
+ * tool that skips the check.
  */
 export function createServiceApi(services: Services, actor: Actor, routeScope: RouteScopeOf): TasmanApi {
   return async (op, request) => {
     const operation = operations[op];
-    requireScope(actor.scopes, scopeOf(routeScope, op));
+    authorize(actor, scopeOf(routeScope, op));
     return operation.call(services, actor, request);
   };
 }
 
-export function scopeOf(routeScope: RouteScopeOf, op: OperationName): Scope {
+export function scopeOf(routeScope: RouteScopeOf, op: OperationName): RoutePermission {
   const { method, path } = operations[op];
   const scope = routeScope(method, path);
   if (!scope || scope === 'any') throw new Error(`MCP operation ${op} has no scoped route ${method} ${path}`);

@@ -52,12 +52,12 @@ export const numberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         },
         errors: ['invalid_number', 'number_limit_reached', 'number_unavailable', 'insufficient_credits'],
       },
-      scope: 'manage',
+      scope: 'billing',
     },
     preValidation: emptyBodyIsObject,
     schema: {
       tags, summary: 'Lease a number from the pool to the caller, charging its first 30 days in credits',
-      description: 'Leases the pool number named, or the first free one of the country (or of either), and charges its first 30 days in credits in the same transaction: price_monthly at the service\'s credit price, rounded up. 402 insufficient_credits and nothing leased when the balance is short; 409 number_unavailable when the number is not free; 403 number_limit_reached when the account holds its maximum already. The rental renews from the balance every 30 days; an unpaid renewal leaves the number past_due for a 7-day grace before it returns to the pool. Needs the manage scope. Not idempotent: a second call leases another number.',
+      description: 'Leases the pool number named, or the first free one of the country (or of either), and charges its first 30 days in credits in the same transaction: price_monthly at the service\'s credit price, rounded up. 402 insufficient_credits and nothing leased when the balance is short; 409 number_unavailable when the number is not free; 403 number_limit_reached when the account holds its maximum already. The rental renews from the balance every 30 days; an unpaid renewal leaves the number past_due for a 7-day grace before it returns to the pool. Needs the billing permission. Not idempotent: a second call leases another number.',
       body: PurchaseRequest, response: { 200: Purchased },
     },
   }, async (request) => numbers.purchase(request.actor, request.body));
@@ -72,19 +72,19 @@ export const numberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   }, async (request) => numbers.forAccount(request.actor, request.params.id));
 
   app.post('/account/:id/numbers/assign', {
-    config: { contract: subAccountWriteContract({ sample: { body: MOVE_SAMPLE }, response: { ok: true, assigned: ['+61480000123'] }, errors: ['invalid_number', 'number_unavailable'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: MOVE_SAMPLE }, response: { ok: true, assigned: ['+61480000123'] }, errors: ['invalid_number', 'number_unavailable'] }), scope: 'billing' },
     schema: {
       tags, summary: 'Move the parent\'s numbers to a sub-account',
-      description: 'Moves numbers the caller holds to the sub-account, all or none, in one transaction: from then on the sub-account sends from them and receives their replies. A number the sub-account holds already counts as assigned (so a retry succeeds); any other number the caller does not hold answers 409 number_unavailable and nothing moves. Only for a sub-account the parent manages. Needs the manage scope.',
+      description: 'Moves numbers the caller holds to the sub-account, all or none, in one transaction: from then on the sub-account sends from them and receives their replies. A number the sub-account holds already counts as assigned (so a retry succeeds); any other number the caller does not hold answers 409 number_unavailable and nothing moves. Only for a sub-account the parent manages. Needs the billing permission.',
       params: AccountIdParams, body: MoveRequest, response: { 200: Assigned },
     },
   }, async (request) => numbers.assign(request.actor, request.params.id, request.body.numbers));
 
   app.post('/account/:id/numbers/recall', {
-    config: { contract: subAccountWriteContract({ sample: { body: MOVE_SAMPLE }, response: { ok: true, recalled: ['+61480000123'] }, errors: ['invalid_number', 'number_unavailable'] }), scope: 'manage' },
+    config: { contract: subAccountWriteContract({ sample: { body: MOVE_SAMPLE }, response: { ok: true, recalled: ['+61480000123'] }, errors: ['invalid_number', 'number_unavailable'] }), scope: 'billing' },
     schema: {
       tags, summary: 'Move numbers from a sub-account back to the parent',
-      description: 'Moves numbers the sub-account holds back to the caller, all or none, in one transaction; a number it does not hold answers 409 number_unavailable and nothing moves. Only for a sub-account the parent manages. Needs the manage scope.',
+      description: 'Moves numbers the sub-account holds back to the caller, all or none, in one transaction; a number it does not hold answers 409 number_unavailable and nothing moves. Only for a sub-account the parent manages. Needs the billing permission.',
       params: AccountIdParams, body: MoveRequest, response: { 200: Recalled },
     },
   }, async (request) => numbers.recall(request.actor, request.params.id, request.body.numbers));

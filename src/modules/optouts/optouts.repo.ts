@@ -13,11 +13,15 @@ export interface OptoutOrigin {
   inboundMessageId?: string | null;
   /** the outbound message it answered */
   messageId?: string | null;
+  /** who did it by hand: the signed-in user, or the API key (an opt-out removed by hand must be accounted for) */
+  actorUserId?: string | null;
+  actorKeyId?: string | null;
 }
 
 const auditRow = (action: 'optout' | 'optin', source: OptoutSource, o: OptoutOrigin, from: SQL) => sql`
-  insert into optout_events (id, account_id, number, action, source, raw_text, inbound_message_id, message_id)
-  select ${uuidv7()}, account_id, number, ${action}, ${source}, ${o.rawText ?? null}, ${o.inboundMessageId ?? null}::uuid, ${o.messageId ?? null}::uuid
+  insert into optout_events (id, account_id, number, action, source, raw_text, inbound_message_id, message_id, actor_user_id, actor_key_id)
+  select ${uuidv7()}, account_id, number, ${action}, ${source}, ${o.rawText ?? null}, ${o.inboundMessageId ?? null}::uuid, ${o.messageId ?? null}::uuid,
+         ${o.actorUserId ?? null}::uuid, ${o.actorKeyId ?? null}::uuid
   from ${from}
   returning 1`;
 

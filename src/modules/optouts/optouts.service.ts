@@ -28,6 +28,9 @@ function e164(actor: Actor, number: string): string {
   return phone.e164;
 }
 
+/** Who changed the list by hand: a signed-in user (its id), or an API key (its id). */
+const byHand = (actor: Actor) => ({ actorUserId: actor.user?.id ?? null, actorKeyId: actor.user ? null : actor.keyId });
+
 export function createOptoutService(deps: { db: Db }) {
   const { db } = deps;
   return {
@@ -54,15 +57,18 @@ export function createOptoutService(deps: { db: Db }) {
     /** Adds a number (source api). `created` is false when it was already listed (its first record stands). */
     async add(actor: Actor, number: string) {
       const normalised = e164(actor, number);
-      const created = await addOptout(db, actor.accountId, normalised, 'api');
+      const created = await addOptout(db, actor.accountId, normalised, 'api', byHand(actor));
       const [row] = await listOptouts(db, actor.accountId, { limit: 1, after: null, number: normalised });
       return { created, optout: toItem(row!) };
     },
 
-    /** Removes a number; the audit keeps both the opt-out and this removal. 404 when it is not listed. */
+    /**
+     * Removes a number (a re-subscription: the route needs `manage`); the audit keeps both the opt-out and this
+     * removal, with who made it. 404 when it is not listed.
+     */
     async remove(actor: Actor, number: string) {
       const phone = normalisePhone(number, actor.account.settings.country);
-      if (!phone.ok || !(await removeOptout(db, actor.accountId, phone.e164, 'api'))) throw notFound('Opt-out');
+      if (!phone.ok || !(await removeOptout(db, actor.accountId, phone.e164, 'api', byHand(actor)))) throw notFound('Opt-out');
       return { ok: true as const };
     },
 

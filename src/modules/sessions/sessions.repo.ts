@@ -3,7 +3,7 @@ import { rows, type Executor } from '../../platform/db/client.ts';
 import { accountUsers, sessions } from '../../platform/db/schema/index.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { PARENT_JOIN, SUBTREE_OPEN, SUBTREE_STATUS, toActor, type ActorRow } from '../keys/keys.repo.ts';
-import { ALL_SCOPES } from '../keys/scopes.ts';
+import { permissionsOf, type Role } from '../../platform/permissions.ts';
 
 /** Sessions end after this long without a request (12 hours idle). */
 export const IDLE_HOURS = 12;
@@ -13,9 +13,10 @@ export interface SessionRow {
   last_seen_at: Date | string;
 }
 
-interface UserSessionRow extends SessionRow, Omit<ActorRow, 'key_id'> {
+interface UserSessionRow extends SessionRow, Omit<ActorRow, 'key_id' | 'permissions' | 'user_id'> {
   user_id: string;
   email: string;
+  role: Role;
   name: string | null;
   can_send: boolean;
   can_billing: boolean;
@@ -40,17 +41,18 @@ export async function insertSession(db: Executor, row: { tokenHash: string; kind
  */
 export async function findUserSession(db: Executor, tokenHash: string): Promise<UserSession | null> {
   const [row] = await rows<UserSessionRow>(db, sql`
-    select s.csrf_token, s.last_seen_at, u.id as user_id, u.email, u.name, u.can_send, u.can_billing,
+    select s.csrf_token, s.last_seen_at, u.id as user_id, u.email, u.name, u.role, u.can_send, u.can_billing,
            a.id as account_id, a.parent_id, a.business_name, a.abn, ${SUBTREE_STATUS} as account_status, a.hierarchy_enabled,
            a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders, a.settings
     from sessions s join account_users u on u.id = s.user_id join accounts a on a.id = u.account_id ${PARENT_JOIN}
     where s.token_hash = ${tokenHash} and s.kind = 'user' and s.revoked_at is null and u.removed_at is null
       and s.last_seen_at > now() - make_interval(hours => ${IDLE_HOURS}) and ${SUBTREE_OPEN}`);
   if (!row) return null;
-  const user = { id: row.user_id, email: row.email, canSend: row.can_send, canBilling: row.can_billing };
+  const user = { id: row.user_id, email: row.email, role: row.role, canSend: row.can_send, canBilling: row.can_billing };
   return {
-    // A signed-in user holds every key scope; can_send and can_billing limit them instead.
-    actor: { ...toActor({ ...row, key_id: `session:${row.user_id}`, scopes: [...ALL_SCOPES] }), user },
+    // A signed-in user acts with the permissions of their role and flags, read on every request: a change to them
+    // holds from the user's very next request.
+    actor: { ...toActor({ ...row, key_id: `session:${row.user_id}`, permissions: permissionsOf(user) }), user },
     name: row.name,
     csrfToken: row.csrf_token,
     lastSeenAt: new Date(row.last_seen_at),

@@ -1,6 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
-import { described, nullable, Uuid } from '../../platform/http/schemas.ts';
+import { described, nullable, PermissionName, Role, Uuid } from '../../platform/http/schemas.ts';
 
 const Password = Type.String({ minLength: 1, maxLength: 1000, description: 'The user\'s password' });
 const Token = Type.String({ minLength: 20, maxLength: 200, description: 'The token after # in the invite link' });
@@ -24,6 +24,8 @@ export const SessionInfo = Type.Object({
   user: Type.Object({
     id: described(Uuid, 'The user\'s id'), email: Type.String({ description: 'Their email' }), name: nullable(Type.String(), 'Their name, or null'),
     can_send: Type.Boolean({ description: 'They may send messages' }), can_billing: Type.Boolean({ description: 'They may manage billing' }),
+    role: Role,
+    permissions: Type.Array(PermissionName, { description: 'What they may do (docs/permissions.md)' }),
   }, { description: 'Who is signed in' }),
   account: Type.Object({
     id: described(Uuid, 'The account\'s id'), business_name: Type.String({ description: 'The business\'s name' }),

@@ -179,7 +179,10 @@ export function sessionView(actor: Actor, csrfToken: string, name: string | null
   const user = actor.user!;
   return {
     csrf_token: csrfToken,
-    user: { id: user.id, email: user.email, name, can_send: user.canSend, can_billing: user.canBilling },
+    user: {
+      id: user.id, email: user.email, name, can_send: actor.permissions.includes('send'), can_billing: actor.permissions.includes('billing'),
+      role: user.role, permissions: actor.permissions,
+    },
     account: {
       id: actor.accountId, business_name: actor.account.businessName, parent_account_id: actor.account.parentId,
       hierarchy_enabled: actor.account.hierarchyEnabled, account_status: actor.account.accountStatus,

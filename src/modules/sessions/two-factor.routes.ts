@@ -6,13 +6,14 @@ import { TwoFactorConfirm, TwoFactorDisable, TwoFactorEnabled, TwoFactorEnrolmen
 
 const tags = ['Team'];
 
-// The signed-in user's own second factor (through the session cookie; an API key has no user and is refused
-// with 403), and an owner's reset of a member's. Registered with the keyed routes: the session's CSRF rule holds.
+// The signed-in user's own second factor (permission `self`: every user, about themselves; an API key has no user
+// and is refused with 403), and the reset of a member's by the owner or an admin. Registered with the keyed
+// routes: the session's CSRF rule holds.
 export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { twoFactor } = services;
 
   app.get('/two-factor', {
-    config: { contract: { errors: ['forbidden'], response: { enabled: true, pending: false, recovery_codes_left: 9 } }, scope: 'read' },
+    config: { contract: { errors: ['forbidden'], response: { enabled: true, pending: false, recovery_codes_left: 9 } }, scope: 'self' },
     schema: {
       tags, summary: 'Whether the signed-in user has two-factor authentication on',
       description: 'The signed-in user\'s second factor: on or off, an enrolment waiting for its first code, and how many recovery codes are left. Only with a dashboard session: an API key has no user and answers 403 forbidden.',
@@ -26,7 +27,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         errors: ['forbidden', 'conflict'],
         response: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauth_uri: 'otpauth://totp/Tasman:reception%40harbourdental.example?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Tasman' },
       },
-      scope: 'manage',
+      scope: 'self',
     },
     schema: {
       tags, summary: 'Start enrolling an authenticator app: a new secret, shown once',
@@ -42,7 +43,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         response: { enabled: true, recovery_codes: ['7hq2-xk9p', 'l4mn-8vb3', 'cr6t-y1wz', '5ad0-fg2j', 'p8s3-m1ke', 'w6ru-9dyt', 'b2qn-4vlh', 'z7cx-3gfa', 'j0kp-6ste', 'u5mb-1wry'] },
         errors: ['forbidden', 'conflict'],
       },
-      scope: 'manage',
+      scope: 'self',
     },
     schema: {
       tags, summary: 'Turn two-factor authentication on with the app\'s first code; returns ten recovery codes, once',
@@ -52,7 +53,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
   }, async (request) => twoFactor.confirm(request.actor, request.body.code));
 
   app.post('/two-factor/disable', {
-    config: { contract: { sample: { body: { code: '492731' } }, response: { ok: true }, errors: ['forbidden', 'conflict', 'login_locked'] }, scope: 'manage' },
+    config: { contract: { sample: { body: { code: '492731' } }, response: { ok: true }, errors: ['forbidden', 'conflict', 'login_locked'] }, scope: 'self' },
     schema: {
       tags, summary: 'Turn two-factor authentication off with a current code, a recovery code or the password',
       description: 'Turns the signed-in user\'s second factor off and deletes its secret and recovery codes, given proof: a current code, a recovery code or the password. Wrong proof answers 400 and counts towards the email\'s sign-in lockout (429 login_locked once locked), so a stolen session cannot guess the password here. 409 conflict when it is not on. Dashboard session only.',
@@ -63,8 +64,8 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
   app.delete('/team/:memberId/two-factor', {
     config: { contract: { errors: ['forbidden', 'permission_denied', 'not_found'], response: { ok: true } }, scope: 'manage' },
     schema: {
-      tags, summary: 'Reset a member\'s two-factor authentication (they lost their device): the owner\'s or a manage key\'s',
-      description: 'Turns a member\'s second factor off so they can sign in with their password alone and enrol again. For an API key with the manage scope or a signed-in member with can_billing (such as the owner); other members answer 403 permission_denied, and nobody resets their own this way (403 forbidden: use POST /two-factor/disable). A user not on the account answers 404.',
+      tags, summary: 'Reset a member\'s two-factor authentication (they lost their device): the owner, an admin or a manage key',
+      description: 'Turns a member\'s second factor off so they can sign in with their password alone and enrol again. For the owner, an admin or an API key with the manage scope; members answer 403 permission_denied, as does a caller resetting someone who holds a permission it lacks (no user resets the owner\'s; a key holding every scope can), and nobody resets their own this way (403 forbidden: use POST /two-factor/disable). A user not on the account answers 404.',
       params: TeamMemberParams, response: { 200: Ok },
     },
   }, async (request) => twoFactor.reset(request.actor, request.params.memberId));

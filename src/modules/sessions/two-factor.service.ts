@@ -5,6 +5,9 @@ import { open, seal } from '../../platform/crypto/secret-box.ts';
 import { acceptedStep, hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, otpauthUri } from './totp.ts';
 import { argonVerify } from './sessions.service.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
+import { findUser } from '../users/users.repo.ts';
+import { grantable } from '../users/team-rules.ts';
+import { requireWithin } from '../../platform/permissions.ts';
 import { claimStep, clearTotp, enableTotp, setPendingSecret, spendRecoveryCode, totpState, type TotpState } from './two-factor.repo.ts';
 
 function userOf(actor: Actor): NonNullable<Actor['user']> {
@@ -93,14 +96,19 @@ export function createTwoFactorService(deps: { db: Db; secretKey: Buffer; thrott
   }
 
   /**
-   * An owner's reset of a member who lost their device: a key with the manage scope, or a signed-in member with
-   * can_billing (the owner's permission). Not oneself: that is `disable`, which needs a code or the password.
+   * The reset of a member who lost their device, by the owner, an admin or a key with `manage` (the route's
+   * permission): not oneself (that is `disable`, which needs a code or the password), and not a member holding a
+   * permission the caller lacks. The owner's is reset by no other user; a key holding every scope can, which is
+   * the owner's way back without a recovery code.
    */
   async function reset(actor: Actor, memberId: string) {
-    if (actor.user && !actor.user.canBilling) {
-      throw new AppError('permission_denied', 'Only a member with can_billing (such as the owner) can reset another member\'s two-factor authentication');
-    }
     if (actor.user?.id === memberId) throw new AppError('forbidden', 'Turn your own two-factor authentication off on the Security page');
+    const target = await findUser(db, actor.accountId, memberId);
+    if (!target) throw notFound('User');
+    if (target.role === 'owner' && actor.user) {
+      throw new AppError('permission_denied', 'Nobody but the owner turns the owner\'s two-factor authentication off');
+    }
+    requireWithin(actor, grantable(target), 'reset the two-factor authentication of a member who holds a permission you do not have');
     if (!(await clearTotp(db, actor.accountId, memberId))) throw notFound('User');
     return { ok: true };
   }

@@ -1,6 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
-import { described, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { described, nullable, Role, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 const MemberId = described(Uuid, 'The user\'s id (the member id), as the users list shows it');
 export const MemberParams = Type.Object({
@@ -14,6 +14,7 @@ export const User = Type.Object({
   name: nullable(Type.String(), 'Their name, or null'),
   can_send: Type.Boolean({ description: 'They may send messages (and spend credits)' }),
   can_billing: Type.Boolean({ description: 'They may see and manage billing: credits, number rental' }),
+  role: Role,
   status: Type.String({ description: 'active' }),
   source: Type.String({ description: 'direct, or parent for a member of the parent account' }),
   created_at: described(Timestamp, 'When they were invited'),
@@ -25,8 +26,11 @@ export const UserList = Type.Object({
 export const Invite = Type.Object({
   email: Type.String({ format: 'email', maxLength: 320, description: 'Their email: unique among the account\'s users (409 email_taken)' }),
   name: Type.Optional(nullable(Type.String({ maxLength: 200 }), 'Their name (optional)')),
-  can_send: Type.Optional(Type.Boolean({ description: 'May send messages; default true. A member may grant only what they hold' })),
-  can_billing: Type.Optional(Type.Boolean({ description: 'May manage billing; default false. A member may grant only what they hold' })),
+  can_send: Type.Optional(Type.Boolean({ description: 'May send messages; default true. A caller may grant only what it holds' })),
+  can_billing: Type.Optional(Type.Boolean({ description: 'May manage billing; default false. A caller may grant only what it holds' })),
+  role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('member')], {
+    description: 'member (default) or admin; an account\'s first user becomes its owner',
+  })),
 }, { description: 'Who to invite, and what they may do' });
 export const Invited = Type.Object({
   success: Type.Boolean({ description: 'true: the user is added' }),
@@ -48,9 +52,31 @@ export const AccessUpdate = Type.Object({
 }, { description: 'The settings to change; the ones left out keep their value' });
 
 export const USER_EXAMPLE = {
-  id: EX.user, email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false, status: 'active', source: 'direct', created_at: EX.created,
+  id: EX.user, email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false, role: 'member', status: 'active', source: 'direct',
+  created_at: EX.created,
 };
 export const INVITED_EXAMPLE = {
   success: true, user: USER_EXAMPLE, email_sent: false, invite_link: 'https://sms.example.com/app/invite#5mQ1v8ZtR0cW2yK7pN4eH9bJ3fL6xD0a',
 };
 export const INVITE_SAMPLE = { email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false };
+
+export const MemberUpdate = Type.Object({
+  role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('member')], { description: 'admin or member; the owner\'s role changes only by a transfer' })),
+  can_send: Type.Optional(Type.Boolean({ description: 'A member may send messages (an admin always may)' })),
+  can_billing: Type.Optional(Type.Boolean({ description: 'A member may move credits and buy or move numbers (an admin always may)' })),
+}, { minProperties: 1, description: 'What to change; what is left out keeps its value' });
+export const MemberUpdated = Type.Object({
+  user: User,
+  keys_revoked: Type.Integer({ description: 'The member\'s API keys revoked because they hold none of its permissions any more' }),
+  keys_narrowed: Type.Integer({ description: 'The member\'s API keys cut down to its permissions' }),
+}, { description: 'The member as changed, and what happened to their API keys' });
+export const MemberRemoved = Type.Object({
+  ok: Type.Boolean({ description: 'true: the user is removed' }),
+  keys_revoked: Type.Integer({ description: 'The user\'s API keys, revoked with them' }),
+}, { description: 'The user is removed, and their API keys revoked' });
+export const OwnershipTransfer = Type.Object({
+  member_id: described(Uuid, 'The admin who becomes the owner, as GET /team lists them'),
+}, { description: 'Who takes the account over' });
+export const OwnershipTransferred = Type.Object({
+  owner: User, previous_owner: User,
+}, { description: 'The new owner, and the caller, now an admin' });

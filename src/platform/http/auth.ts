@@ -3,15 +3,18 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Actor } from '../actor.ts';
 import { AppError, type ErrorCode } from '../errors.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
-import { requireScope, type Scope } from '../../modules/keys/scopes.ts';
+import { authorize, ROUTE_PERMISSIONS, type RoutePermission } from '../permissions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor;
   }
   interface FastifyContextConfig {
-    /** The key scope this route needs; 'any' for a route that checks scopes itself (/mcp, per tool). */
-    scope?: Scope | 'any';
+    /**
+     * The one permission this route needs, from keys and signed-in users alike (platform/permissions.ts); 'any'
+     * for a route that checks per call (/mcp, per tool). Listed in src/platform/http/route-policy.txt.
+     */
+    scope?: RoutePermission | 'any';
   }
 }
 
@@ -26,8 +29,6 @@ const REFUSALS = new Set<ErrorCode>(['permission_denied', 'insufficient_scope', 
 export interface SessionAuth {
   cookie: string;
   authenticate(token: string): Promise<{ actor: Actor; csrfToken: string } | null>;
-  /** The permission a signed-in user needs for a route, by method and route pattern. */
-  permissionFor(method: string, route: string | undefined): 'send' | 'billing' | null;
 }
 
 export const CSRF_HEADER = 'x-csrf-token';
@@ -72,15 +73,6 @@ async function resolveActor(
     const found = await sessions.authenticate(cookie);
     if (!found) throw new AppError('unauthorized', 'Your session has ended: sign in again');
     checkCsrf(request, found.csrfToken);
-    // Known before the permission check, so a refusal below is recorded with who was refused.
-    request.actor = { ...found.actor, address: request.ip };
-    const needed = sessions.permissionFor(request.method, request.routeOptions.url);
-    const user = found.actor.user;
-    if (needed && user && !(needed === 'send' ? user.canSend : user.canBilling)) {
-      throw new AppError('permission_denied', needed === 'send'
-        ? 'You do not have permission to send messages (can_send)'
-        : 'You do not have permission to move credits or buy numbers (can_billing)');
-    }
     return found.actor;
   }
   if (!token) throw new AppError('unauthorized', 'Missing API key: send Authorization: Bearer <key>');
@@ -110,10 +102,13 @@ export function requireApiKey(
   deps: { authenticate: Authenticate; limiter: RateLimiter; sessions?: SessionAuth; onRefused?: OnRefused; onUnknownKey?: (address: string) => void },
 ): void {
   scope.decorateRequest('actor', null as unknown as Actor);
-  // A keyed route without a declared scope would be open to every key: refuse to build the app instead.
+  // A keyed route without a declared permission would be open to every caller: refuse to build the app instead.
   scope.addHook('onRoute', (route) => {
-    const needed = (route.config as { scope?: Scope | 'any' } | undefined)?.scope;
-    if (!needed) throw new Error(`Route ${String(route.method)} ${route.url} declares no key scope (config.scope)`);
+    const needed = (route.config as { scope?: string } | undefined)?.scope;
+    if (!needed) throw new Error(`Route ${String(route.method)} ${route.url} declares no permission (config.scope)`);
+    if (needed !== 'any' && !(ROUTE_PERMISSIONS as readonly string[]).includes(needed)) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares an unknown permission "${needed}"`);
+    }
   });
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     // A copy per request (the authenticator caches actors): the source address is this request's, for the audit log.
@@ -134,9 +129,10 @@ export function requireApiKey(
     }
     // 'close' fires when the response has been sent and when the client goes away first: either frees the slot.
     reply.raw.once('close', decision.release);
-    // After the limiter: a refused scope is a real request and counts, like every other 4xx but 401.
+    // After the limiter: a refused permission is a real request and counts, like every other 4xx but 401. One
+    // check for keys and signed-in users alike (403 insufficient_scope for a key, permission_denied for a user).
     const needed = request.routeOptions.config.scope;
-    if (needed && needed !== 'any') requireScope(actor.scopes, needed);
+    if (needed && needed !== 'any') authorize(actor, needed);
   });
   // Refusals here and in the services (a grant beyond the caller's own rights) alike: no transaction exists for a
   // refusal, so this is the one place the audit log is written from a hook (decision 0057).

@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { errorStatus, type ErrorCode } from '../errors.ts';
-import type { Scope } from '../../modules/keys/scopes.ts';
+import type { RoutePermission } from '../permissions.ts';
 import { ErrorBody } from './schemas.ts';
 
 /**
@@ -36,8 +36,11 @@ export interface RouteEntry {
   method: string;
   url: string;
   auth: RouteAuth;
-  /** The key scope an API-key route needs ('any': it checks per call, as /mcp does per tool). */
-  scope: Scope | 'any' | null;
+  /**
+   * The permission an API-key route needs from a key or a signed-in user ('any': it checks per call, as /mcp does
+   * per tool). route-policy.txt lists every one; a test holds the two equal.
+   */
+  scope: RoutePermission | 'any' | null;
   contract: RouteContract;
   /** Its body schema, if it takes a body (tests check the contract's sample against it). */
   body?: object;
@@ -106,21 +109,22 @@ export function registerRouteRegistry(app: FastifyInstance): void {
 }
 
 /**
- * Marks every route registered in this scope from now on as needing an API key with the scope it declares
- * (`config.scope`), and documents what requireApiKey (auth.ts) answers before the handler: 401, 429 and, for a
- * scoped route, 403 `insufficient_scope`; a write is refused 403 for a suspended account or a session without its
- * CSRF token, and a route a signed-in user needs a permission for (`permissionFor`, auth.ts) 403 `permission_denied`.
+ * Marks every route registered in this scope from now on as needing an API key or a session with the permission it
+ * declares (`config.scope`), and documents what requireApiKey (auth.ts) answers before the handler: 401, 429 and,
+ * for a route with a permission, 403 `insufficient_scope` (a key) or `permission_denied` (a user); a write is
+ * refused 403 for a suspended account or a session without its CSRF token.
  */
-export function markApiKeyRoutes(scope: FastifyInstance, permissionFor: (method: string, url: string) => unknown = () => null): void {
+export function markApiKeyRoutes(scope: FastifyInstance): void {
   scope.addHook('onRoute', (route: Route) => {
     const needed = route.config?.scope ?? null;
     for (const entry of route[ENTRIES] ?? []) Object.assign(entry, { auth: 'api_key', scope: needed });
     const methods = [route.method].flat().map(String);
     document(route, [
       'unauthorized', 'rate_limited', 'concurrency_limited',
-      ...(needed && needed !== 'any' ? ['insufficient_scope' as const] : []),
+      ...(needed && needed !== 'any' ? ['insufficient_scope' as const, 'permission_denied' as const] : []),
       ...(isWrite(methods.filter((m) => m !== 'HEAD')) ? ['forbidden' as const, 'csrf_failed' as const] : []),
-      ...(methods.some((m) => permissionFor(m, route.url)) ? ['permission_denied' as const] : []),
+      // A signed-in user's own route refuses a key (403 forbidden).
+      ...(needed === 'self' ? ['forbidden' as const] : []),
     ]);
   });
 }
@@ -130,7 +134,7 @@ export function routesOf(app: FastifyInstance): RouteEntry[] {
   return (app as unknown as Record<typeof TABLE, RouteEntry[] | undefined>)[TABLE] ?? [];
 }
 
-/** The key scope of the API-key route `method url` (Fastify's url form, `:id`), or null if there is none. */
-export function scopeOf(app: FastifyInstance, method: string, url: string): Scope | 'any' | null {
+/** The permission of the API-key route `method url` (Fastify's url form, `:id`), or null if there is none. */
+export function scopeOf(app: FastifyInstance, method: string, url: string): RoutePermission | 'any' | null {
   return routesOf(app).find((r) => r.method === method && r.url === url && r.auth === 'api_key')?.scope ?? null;
 }

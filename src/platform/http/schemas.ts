@@ -34,3 +34,11 @@ export const Offset = Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0,
 export const emptyBodyIsObject = async (request: { body: unknown }) => {
   if (request.body === undefined || request.body === null) request.body = {};
 };
+
+/** A permission (platform/permissions.ts), a key scope, and a team role, as the API names them. */
+// Written out (a mapped array would lose the literal types); permissions.test.ts holds them to the lists.
+export const ScopeName = Type.Union([Type.Literal('read'), Type.Literal('send'), Type.Literal('billing'), Type.Literal('manage')]);
+export const PermissionName = Type.Union([...ScopeName.anyOf, Type.Literal('owner')]);
+export const Role = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')], {
+  description: 'owner (everything, one per account), admin (read, send, billing, manage), member (read, plus send and billing by its flags)',
+});

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid,
+  type AnyPgColumn, bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 import { bytea, ts } from './columns.ts';
 
@@ -48,9 +48,13 @@ export const apiKeys = pgTable('api_keys', {
   createdAt: ts('created_at').notNull().defaultNow(),
   revokedAt: ts('revoked_at'),
   lastUsedAt: ts('last_used_at'),
-  // What the key may do: read, send, manage. Every existing key has all three.
-  scopes: text('scopes').array().notNull().default(sql`'{read,send,manage}'::text[]`),
+  // What the key may do: read, send, billing, manage (platform/permissions.ts; migration 0023 gave `billing` to
+  // every key that held `manage`).
+  scopes: text('scopes').array().notNull().default(sql`'{read,send,billing,manage}'::text[]`),
+  // The user the key belongs to: it carries at most their permissions and is cut down or revoked with them.
+  createdByUser: uuid('created_by_user').references((): AnyPgColumn => accountUsers.id),
 }, (t) => [
+  index('api_keys_created_by_user_idx').on(t.createdByUser).where(sql`${t.createdByUser} is not null and ${t.revokedAt} is null`),
   uniqueIndex('api_keys_hash_idx').on(t.hash),
   index('api_keys_account_idx').on(t.accountId, t.createdAt),
 ]);
@@ -60,6 +64,8 @@ export const accountUsers = pgTable('account_users', {
   accountId: uuid('account_id').notNull().references(() => accounts.id),
   email: text('email').notNull(),
   name: text('name'),
+  // owner | admin | member (platform/permissions.ts): exactly one active owner per account that has users.
+  role: text('role').notNull().default('member'),
   canSend: boolean('can_send').notNull().default(true),
   canBilling: boolean('can_billing').notNull().default(false),
   status: text('status').notNull().default('active'),
@@ -78,6 +84,8 @@ export const accountUsers = pgTable('account_users', {
   uniqueIndex('account_users_invite_idx').on(t.inviteHash).where(sql`${t.inviteHash} is not null`),
   index('account_users_login_idx').on(sql`lower(${t.email})`).where(sql`${t.removedAt} is null`),
   uniqueIndex('account_users_email_idx').on(t.accountId, sql`lower(${t.email})`).where(sql`${t.removedAt} is null`),
+  uniqueIndex('account_users_owner_idx').on(t.accountId).where(sql`${t.role} = 'owner' and ${t.removedAt} is null`),
+  check('account_users_role_check', sql`${t.role} in ('owner', 'admin', 'member')`),
 ]);
 
 export const creditLedger = pgTable('credit_ledger', {

@@ -180,6 +180,9 @@ export const optoutEvents = pgTable('optout_events', {
   rawText: text('raw_text'),
   inboundMessageId: uuid('inbound_message_id'),
   messageId: uuid('message_id'),
+  // who removed (or added) it by hand: a signed-in user, or an API key (neither for the operator or a keyword)
+  actorUserId: uuid('actor_user_id'),
+  actorKeyId: uuid('actor_key_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
 }, (t) => [index('optout_events_account_idx').on(t.accountId, t.createdAt)]);
 
