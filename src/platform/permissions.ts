@@ -1,7 +1,7 @@
 import { AppError } from './errors.ts';
 
 // Who may do what inside an account: one set of permissions for dashboard users and API keys alike
-// (docs/permissions.md, decision 0001). `read` sees; `send` spends credits on messages; `billing` moves credits and
+// (docs/permissions.md, decision 0065). `read` sees; `send` spends credits on messages; `billing` moves credits and
 // buys or moves numbers; `manage` changes the account (team, keys, webhooks, settings, sub-accounts, opt-outs by
 // hand); `owner` is the owner's own right (handing the account over), which no key and no other user holds.
 export const PERMISSIONS = ['read', 'send', 'billing', 'manage', 'owner'] as const;

@@ -35,7 +35,7 @@ export function createAccountKeyService(deps: { db: Db }) {
   /**
    * Without `scopes` the key gets all four; the caller may hand out only permissions it holds itself. The key
    * belongs to the signed-in user who made it, or to the user the calling key belongs to, so it is cut down or
-   * revoked with them (decision 0001).
+   * revoked with them (decision 0065).
    */
   async function issue(actor: Actor, accountId: string, input: KeyInput) {
     const scopes = normaliseScopes(input.scopes);

@@ -181,7 +181,7 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'allocate_credits', title: 'Allocate credits to a sub-account', op: 'allocateCredits',
-    description: 'Move credits from this (parent) account to one of its sub-accounts. Needs the manage scope.',
+    description: 'Move credits from this (parent) account to one of its sub-accounts. Needs the billing scope.',
     ...onId('account_id', TransferRequest), output: TransferResult,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     credits: (args) => args.amount as number,

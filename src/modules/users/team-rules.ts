@@ -2,7 +2,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { permissionsOf, requireWithin, type Permission, type Role, type RoleHolder } from '../../platform/permissions.ts';
 
-// The rules of a team (decision 0001): one owner, whom nobody removes or demotes and who alone hands the account
+// The rules of a team (decision 0065): one owner, whom nobody removes or demotes and who alone hands the account
 // to an admin; nobody changes themselves; and a caller gives, takes away or touches only what it holds itself.
 
 export interface MemberState {

@@ -8,6 +8,14 @@ export type UserRow = Omit<typeof accountUsers.$inferSelect, 'role'> & { role: R
 
 const active = (accountId: string) => and(eq(accountUsers.accountId, accountId), isNull(accountUsers.removedAt));
 
+/**
+ * Changes to one account's team wait for each other, so "is there an owner yet" and "is this the owner" hold until
+ * the change commits. An advisory lock, not the account row: sends debit that row and must not wait here.
+ */
+export async function lockTeam(tx: Executor, accountId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`team:${accountId}`}))`);
+}
+
 /** Active members of one account, oldest first. Removed members stay in the table, out of every list. */
 export async function listUsers(db: Executor, accountId: string): Promise<UserRow[]> {
   return db.select().from(accountUsers).where(active(accountId))

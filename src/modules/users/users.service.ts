@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -7,7 +6,7 @@ import { findAccount, updateAccount } from '../accounts/accounts.repo.ts';
 import { loadManagedAccount } from '../accounts/access.ts';
 import { cutKeysOfUser } from '../keys/keys.repo.ts';
 import { record } from '../../platform/audit/record.ts';
-import { hasOwner, insertUser, listUsers, lockUser, removeUser, updateUser, type UserRow } from './users.repo.ts';
+import { hasOwner, insertUser, listUsers, lockTeam, lockUser, removeUser, updateUser, type UserRow } from './users.repo.ts';
 import { assertMayChange, assertMayGrant, memberFields, settle, type MemberState } from './team-rules.ts';
 
 export interface InviteInput {
@@ -47,10 +46,6 @@ const view = (u: UserRow, source = u.source) => ({
   id: u.id, email: u.email, name: u.name, can_send: u.canSend, can_billing: u.canBilling, role: u.role, status: u.status, source,
   created_at: u.createdAt.toISOString(),
 });
-
-// Changes to one account's team wait for each other, so "is there an owner yet" and "is this the owner" hold until
-// the change is committed. An advisory lock, not the account row: sends debit that row and must not wait here.
-const lockTeam = (tx: Executor, accountId: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`team:${accountId}`}))`);
 
 // Team members of an account and their roles (docs/permissions.md). A sub-account's team is its direct members
 // plus, when team_access_from_parent is on, the parent's members (listed with source "parent", with their role in

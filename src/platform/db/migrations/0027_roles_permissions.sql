@@ -1,4 +1,4 @@
--- Roles and one set of permissions (decision 0001, docs/permissions.md). Each account's earliest active user
+-- Roles and one set of permissions (decision 0065, docs/permissions.md). Each account's earliest active user
 -- becomes its owner; every other user stays a member with the flags they had.
 ALTER TABLE "account_users" ADD COLUMN "role" text DEFAULT 'member' NOT NULL;--> statement-breakpoint
 ALTER TABLE "account_users" ADD CONSTRAINT "account_users_role_check" CHECK ("role" in ('owner', 'admin', 'member'));--> statement-breakpoint

@@ -48,7 +48,7 @@ export const apiKeys = pgTable('api_keys', {
   createdAt: ts('created_at').notNull().defaultNow(),
   revokedAt: ts('revoked_at'),
   lastUsedAt: ts('last_used_at'),
-  // What the key may do: read, send, billing, manage (platform/permissions.ts; migration 0023 gave `billing` to
+  // What the key may do: read, send, billing, manage (platform/permissions.ts; migration 0027 gave `billing` to
   // every key that held `manage`).
   scopes: text('scopes').array().notNull().default(sql`'{read,send,billing,manage}'::text[]`),
   // The user the key belongs to: it carries at most their permissions and is cut down or revoked with them.
