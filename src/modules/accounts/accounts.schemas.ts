@@ -4,7 +4,6 @@ import type { RouteContract } from '../../platform/http/route-registry.ts';
 import { described, NonBlankName, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import { Country, QuietHoursSchema, settingsFields } from '../settings/settings.schemas.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Email = Type.String({ format: 'email', maxLength: 320, description: 'The sub-account\'s contact email, unique within the group; required when it manages itself' });
 const Abn = Type.String({ minLength: 11, maxLength: 14, description: 'Australian Business Number: 11 digits, spaces ignored. Default: the parent\'s. One set here is not verified, so it unlocks no Sender ID (only the operator\'s does)' });
 const DailyLimit = Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'Most messages the sub-account may send per day (Australia/Sydney); null for no cap' });
@@ -78,8 +77,8 @@ export const AccountDetail = Type.Object({
   optout_exempt: Type.Boolean({ description: 'Its sends skip the opt-out list check' }),
   inherit_parent_senders: Type.Boolean({ description: 'It may send from the parent\'s Sender IDs and dedicated numbers' }),
   abn: nullable(Type.String(), 'Its Australian Business Number (11 digits), or null'),
-  sending_number: Nullable(Type.String({ description: 'the default sender: the first dedicated number, or null (the shared number is used)' })),
-  default_sender_id_value: Nullable(Type.String({ description: 'the first Sender ID registered to the account\'s ABN, or null' })),
+  sending_number: nullable(Type.String(), 'the default sender: the first dedicated number, or null (the shared number is used)'),
+  default_sender_id_value: nullable(Type.String(), 'the first Sender ID registered to the account\'s ABN, or null'),
   quiet_hours: nullable(QuietHoursSchema, 'Its quiet hours, or null when off'),
   time_zone: Type.String({ description: 'IANA zone of the account\'s Australian recipients' }),
   link_tracking: Type.Boolean({ description: 'Sends shorten and count links unless they say otherwise' }),

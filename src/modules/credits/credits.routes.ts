@@ -3,7 +3,11 @@ import type { Services } from '../../compose.ts';
 
 export const creditRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/balance', {
-    config: { contract: {}, scope: 'read' },
-    schema: { tags: ['Account'], summary: 'Credits available', response: { 200: Type.Object({ credits: Type.Integer() }) } },
+    config: { contract: { response: { credits: 998 } }, scope: 'read' },
+    schema: {
+      tags: ['Account'], summary: 'Credits available',
+      description: 'The calling account\'s credit balance: one credit pays for one message part, and sends are refused 402 insufficient_credits when it would not cover them. Credits come from the operator or a parent account. Needs the read scope.',
+      response: { 200: Type.Object({ credits: Type.Integer({ description: 'Credits available now' }) }, { description: 'The balance' }) },
+    },
   }, async (request) => services.credits.balance(request.actor));
 };

@@ -4,7 +4,7 @@ import { IdParams } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import {
   BatchPreview, BatchRequest, CancelResult, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageDetail, ReplyRequest,
-  SendRequest, SendResult, sendContract, previewContract, replyErrors, SEND_SAMPLE, BATCH_SAMPLE,
+  SendRequest, SendResult, sendContract, previewContract, replyErrors, SEND_SAMPLE, BATCH_SAMPLE, MESSAGE_EXAMPLES, SEND_RESULT_EXAMPLE,
 } from './messages.schemas.ts';
 
 const MessageRef = Type.Object({
@@ -15,50 +15,76 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   const { messages, idempotency } = services;
 
   app.post('/send', {
-    config: { contract: sendContract(SEND_SAMPLE), scope: 'send' },
-    schema: { tags: ['Sending'], summary: 'Send one message', body: SendRequest, headers: IdempotencyHeaders, response: { 200: SendResult } },
+    config: { contract: { ...sendContract(SEND_SAMPLE), response: SEND_RESULT_EXAMPLE }, scope: 'send' },
+    schema: {
+      tags: ['Sending'], summary: 'Send one message',
+      description: 'Queues one SMS to an Australian or New Zealand mobile and charges it: one credit per part (up to 160 characters is one part, longer text one part per 154 characters, counted after merge fields and links are filled in; at most 1,600), taken from the balance in the same transaction that commits the message, so a 200 means it will be sent. Refused before anything is charged when the number is not a mobile (400 invalid_number), the recipient has opted out (400 recipient_opted_out), the sender is not the account\'s (400 sender_not_allowed), the balance is short (402 insufficient_credits) or the account\'s daily cap is reached (429 daily_limit_exceeded). With send_at the message waits as scheduled (credits taken now, refunded on cancel); inside the account\'s quiet hours it is held unless urgent. Track it with GET /message/{id} or the message.dlr webhook. Send an Idempotency-Key to make retries safe. Needs the send scope.',
+      body: SendRequest, headers: IdempotencyHeaders, response: { 200: SendResult },
+    },
   }, async (request, reply) => idempotency.run(request, reply, 'send',
     (within) => messages.send(request.actor, request.body, within)));
 
   app.post('/send-batch', {
-    config: { contract: sendContract(BATCH_SAMPLE), scope: 'send' },
-    schema: { tags: ['Sending'], summary: 'Send a merged batch of up to 1,000 recipients', body: BatchRequest, headers: IdempotencyHeaders, response: { 200: BatchResult } },
+    config: { contract: { ...sendContract(BATCH_SAMPLE), response: MESSAGE_EXAMPLES.batch }, scope: 'send' },
+    schema: {
+      tags: ['Sending'], summary: 'Send a merged batch of up to 1,000 recipients',
+      description: 'Queues one message per recipient, its {{placeholders}} filled from that recipient\'s merge_data, as one campaign, and charges them all in one transaction: every valid recipient is queued or none is. Numbers that are not AU or NZ mobiles are listed in invalid_numbers, opted-out recipients and repeats are counted and skipped; none of them is charged. The whole batch is refused 402 insufficient_credits when the balance does not cover it. Track it with GET /campaign/{id}. Send an Idempotency-Key to make retries safe. Needs the send scope.',
+      body: BatchRequest, headers: IdempotencyHeaders, response: { 200: BatchResult },
+    },
   }, async (request, reply) => idempotency.run(request, reply, 'send-batch',
     (within) => messages.sendBatch(request.actor, request.body, within)));
 
   app.post('/send/preview', {
-    config: { contract: previewContract(SEND_SAMPLE), scope: 'read' },
-    schema: { tags: ['Sending'], summary: 'What /send would send and charge, without sending or charging', body: SendRequest, response: { 200: SendPreview } },
+    config: { contract: { ...previewContract(SEND_SAMPLE), response: MESSAGE_EXAMPLES.preview }, scope: 'read' },
+    schema: {
+      tags: ['Sending'], summary: 'What /send would send and charge, without sending or charging',
+      description: 'Takes the body /send takes and answers the text as it would go out (placeholders and links filled in), its encoding, parts and credits, and whether the recipient has opted out. Sends nothing, charges nothing, writes nothing; refuses what /send would refuse for the number, text or sender. Needs only the read scope.',
+      body: SendRequest, response: { 200: SendPreview },
+    },
   }, async (request) => messages.previewSend(request.actor, request.body));
 
   app.post('/send-batch/preview', {
-    config: { contract: previewContract(BATCH_SAMPLE), scope: 'read' },
-    schema: { tags: ['Sending'], summary: 'What /send-batch would send and charge, without sending or charging', body: BatchRequest, response: { 200: BatchPreview } },
+    config: { contract: { ...previewContract(BATCH_SAMPLE), response: MESSAGE_EXAMPLES.batchPreview }, scope: 'read' },
+    schema: {
+      tags: ['Sending'], summary: 'What /send-batch would send and charge, without sending or charging',
+      description: 'Takes the body /send-batch takes and answers each merged message with its parts and credits, the total, and the recipients the batch would skip (invalid, opted out, repeated). Sends nothing, charges nothing, writes nothing. Needs only the read scope.',
+      body: BatchRequest, response: { 200: BatchPreview },
+    },
   }, async (request) => messages.previewBatch(request.actor, request.body));
 
   app.get('/message/:id', {
-    config: { contract: { errors: ['not_found'] }, scope: 'read' },
-    schema: { tags: ['Tracking'], summary: 'A message and its delivery receipt, by id or by the Idempotency-Key used on /send', params: MessageRef, response: { 200: MessageDetail } },
+    config: { contract: { errors: ['not_found'], response: MESSAGE_EXAMPLES.detail }, scope: 'read' },
+    schema: {
+      tags: ['Tracking'], summary: 'A message and its delivery receipt, by id or by the Idempotency-Key used on /send',
+      description: 'The message, its status and the carrier\'s delivery receipt once one arrives (the message.dlr webhook pushes the same body), plus click counts of its tracked links. The id may also be the Idempotency-Key the send used, for 24 hours, so a client that lost the answer can find the message. Another account\'s message answers 404. Needs the read scope.',
+      params: MessageRef, response: { 200: MessageDetail },
+    },
   }, async (request) => messages.get(request.actor, request.params.id));
 
   app.delete('/message/:id', {
-    config: { contract: { errors: ['not_found', 'not_scheduled'] }, scope: 'send' },
+    config: { contract: { errors: ['not_found', 'not_scheduled'], response: MESSAGE_EXAMPLES.cancel }, scope: 'send' },
     schema: {
       tags: ['Sending'], summary: 'Cancel a scheduled message (refunded); 409 once it is queued or sent', params: IdParams,
+      description: 'Cancels a message still waiting for its send_at and returns its credits to the balance in the same transaction; the message stays listed as cancelled. Once it is queued for the carrier or sent it answers 409 not_scheduled and nothing changes, so cancelling twice answers 409 the second time. Needs the send scope.',
       response: { 200: CancelResult },
     },
   }, async (request) => messages.cancel(request.actor, request.params.id));
 
   app.get('/messages', {
-    config: { contract: { errors: ['invalid_range'] }, scope: 'read' },
-    schema: { tags: ['Tracking'], summary: 'Search the account\'s outbound messages, newest first (cursor pagination)', querystring: MessageListQuery, response: { 200: MessageList } },
+    config: { contract: { errors: ['invalid_range'], response: MESSAGE_EXAMPLES.list }, scope: 'read' },
+    schema: {
+      tags: ['Tracking'], summary: 'Search the account\'s outbound messages, newest first (cursor pagination)',
+      description: 'Pages through the account\'s outbound messages, newest first, each with its delivery receipt, filtered by status, recipient, campaign, sender, date range and text. Pass next_cursor back as cursor for the next page; the pages stay stable while new messages arrive. A date_from after date_to answers 400 invalid_range. Needs the read scope.',
+      querystring: MessageListQuery, response: { 200: MessageList },
+    },
   }, async (request) => messages.list(request.actor, request.query));
 
   app.post('/inbox/:id/reply', {
     // A send to the inbound's sender (messages.send without an Idempotency-Key), once the inbound is found.
-    config: { contract: { sample: { body: { message: 'Thanks, see you then' } }, errors: [...replyErrors, 'not_found'] }, scope: 'send' },
+    config: { contract: { sample: { body: { message: 'Thanks Ana, see you on Tuesday.' } }, response: SEND_RESULT_EXAMPLE, errors: [...replyErrors, 'not_found'] }, scope: 'send' },
     schema: {
       tags: ['Inbound and opt-outs'], summary: 'Reply to an inbound message (a send to its sender, charged as one)',
+      description: 'Sends a message to whoever sent the inbound message, from the number it arrived on, charged and refused as /send is (the sender may have opted out since). The new message is tracked like any other. An inbound id of another account answers 404. Not idempotent: each call sends again. Needs the send scope.',
       params: IdParams, body: ReplyRequest, response: { 200: SendResult },
     },
   }, async (request) => services.replies.reply(request.actor, request.params.id, request.body));

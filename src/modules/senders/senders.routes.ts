@@ -3,11 +3,15 @@ import type { Services } from '../../compose.ts';
 
 export const SenderList = Type.Object({
   sender_ids: Type.Array(Type.String(), { description: 'Registered Sender IDs this account may send as' }),
-});
+}, { description: 'The usable Sender IDs' });
 
 export const senderRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/senders', {
-    config: { contract: {}, scope: 'read' },
-    schema: { tags: ['Account'], summary: 'The Sender IDs the account may use', response: { 200: SenderList } },
+    config: { contract: { response: { sender_ids: ['HarbourDnt', 'HDGroup'] } }, scope: 'read' },
+    schema: {
+      tags: ['Account'], summary: 'The Sender IDs the account may use',
+      description: 'The alphanumeric Sender IDs the account may put in sender: those the operator registered to its ABN, and its parent\'s when it inherits the parent\'s senders. Its dedicated numbers (GET /numbers) may be used too. Needs the read scope.',
+      response: { 200: SenderList },
+    },
   }, async (request) => services.senders.list(request.actor));
 };

@@ -2,20 +2,26 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../../compose.ts';
 import { SettingsResponse, SettingsUpdate, SettingsUpdateResult } from './settings.schemas.ts';
 
+const SETTINGS_EXAMPLE = { quiet_hours: { start: '21:00', end: '08:00' }, time_zone: 'Australia/Sydney', link_tracking: true, country: 'AU' };
+
 const tags = ['Account'];
 
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/settings', {
-    config: { contract: {}, scope: 'read' },
-    schema: { tags, summary: 'The account\'s sending settings: quiet hours, time zone, link tracking', response: { 200: SettingsResponse } },
+    config: { contract: { response: { settings: SETTINGS_EXAMPLE } }, scope: 'read' },
+    schema: {
+      tags, summary: 'The account\'s sending settings: quiet hours, time zone, link tracking',
+      description: 'The settings every send of the account follows unless it says otherwise: the quiet-hours window (messages due inside it are held until it ends, unless urgent), the time zone of its Australian recipients, and whether links are tracked by default. Needs the read scope.',
+      response: { 200: SettingsResponse },
+    },
   }, async (request) => services.settings.get(request.actor));
 
   app.put('/settings', {
-    config: { contract: { sample: { body: { quiet_hours: { start: '21:00', end: '08:00' }, link_tracking: true } } }, scope: 'manage' },
+    config: { contract: { sample: { body: { quiet_hours: { start: '21:00', end: '08:00' }, link_tracking: true } }, response: { ok: true, settings: SETTINGS_EXAMPLE } }, scope: 'manage' },
     schema: {
       tags,
       summary: 'Change the account\'s sending settings',
-      description: 'Fields left out keep their value; quiet_hours: null turns quiet hours off.',
+      description: 'Changes the settings given and answers them all as they now are; fields left out keep their value, and quiet_hours: null turns quiet hours off. Applies to messages sent from now on and to scheduled ones when they fall due. An unknown time zone answers 400. Needs the manage scope. Idempotent.',
       body: SettingsUpdate,
       response: { 200: SettingsUpdateResult },
     },

@@ -35,11 +35,11 @@ export const SettingsUpdate = Type.Object(settingsFields, { additionalProperties
 export type SettingsUpdate = Static<typeof SettingsUpdate>;
 
 export const Settings = Type.Object({
-  quiet_hours: Type.Union([QuietHoursSchema, Type.Null()]),
-  time_zone: Type.String(),
-  link_tracking: Type.Boolean(),
+  quiet_hours: Type.Union([QuietHoursSchema, Type.Null()], { description: 'The nightly quiet-hours window, or null when off' }),
+  time_zone: Type.String({ description: 'IANA time zone of the account\'s Australian recipients' }),
+  link_tracking: Type.Boolean({ description: 'Sends shorten and count links unless they say otherwise' }),
   country: Country,
 }, { description: 'The account\'s sending settings' });
 
-export const SettingsResponse = Type.Object({ settings: Settings });
-export const SettingsUpdateResult = Type.Object({ ok: Type.Literal(true), settings: Settings });
+export const SettingsResponse = Type.Object({ settings: Settings }, { description: 'The settings' });
+export const SettingsUpdateResult = Type.Object({ ok: Type.Literal(true, { description: 'true: saved' }), settings: Settings }, { description: 'The settings as they now are' });
