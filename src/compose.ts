@@ -79,6 +79,7 @@ function createServices(
   const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor, throttle });
   const receipts = createReceiptService({
     db, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
+    carrierValidityHours: Object.fromEntries((config.carriers.config?.carriers ?? []).map((c) => [c.id, c.validityHours])),
   });
   const links = createLinkService({ db, base: config.optoutLinkBase, onEvents: () => webhooks.raise() });
   const messages = createMessageService({

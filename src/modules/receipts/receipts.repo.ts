@@ -182,10 +182,18 @@ export const receiptKey = (r: SmscRef): string => `${r.carrier}\u0000${r.smscId}
  * Locks up to `limit` messages sent before `cutoff` that never got a final receipt, oldest first. SKIP LOCKED lets
  * several processes share the work, and a receipt being applied at the same moment keeps its row.
  */
-export async function lockOverdue(tx: Executor, cutoff: Date, limit: number): Promise<string[]> {
+/**
+ * Sent messages past `cutoff` still without a receipt, locked. `carriers`: only those sent through these carriers
+ * (`in`), or through none of them (`notIn`, which includes a message without a carrier): each carrier's own
+ * validity period gives its messages their own cutoff.
+ */
+export async function lockOverdue(tx: Executor, cutoff: Date, limit: number, carriers?: { in: string[] } | { notIn: string[] }): Promise<string[]> {
+  const which = !carriers ? sql``
+    : 'in' in carriers ? sql`and smsc_carrier = any(${textArray(carriers.in)}::text[])`
+      : carriers.notIn.length === 0 ? sql`` : sql`and (smsc_carrier is null or smsc_carrier <> all(${textArray(carriers.notIn)}::text[]))`;
   const due = await rows<{ id: string }>(tx, sql`
     select id from messages
-    where status = 'sent' and sent_at < ${cutoff.toISOString()}::timestamptz
+    where status = 'sent' and sent_at < ${cutoff.toISOString()}::timestamptz ${which}
     order by sent_at
     limit ${limit}
     for update skip locked`);

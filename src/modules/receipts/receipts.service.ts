@@ -32,6 +32,8 @@ export interface ReceiptServiceDeps {
   logger?: { warn(obj: object, msg?: string): void };
   /** The validity period set on every submit (MESSAGE_VALIDITY_HOURS, default 48). */
   validityHours?: number;
+  /** Carriers whose own `validity_hours` (TASMAN_CARRIERS) their submits carry instead: carrier id → hours. */
+  carrierValidityHours?: Record<string, number>;
 }
 
 // After the validity period the SMSC's own EXPIRED receipt may still be on its way: give it this long.
@@ -251,6 +253,25 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     }
   }
 
+  /** Ends the messages sent through `carriers` more than `hours` (plus the grace) before `at`; returns how many. */
+  async function expireRound(at: Date, hours: number, carriers: { in: string[] } | { notIn: string[] }): Promise<number> {
+    const cutoff = new Date(at.getTime() - hours * 3_600_000 - EXPIRY_GRACE_MS);
+    let total = 0;
+    for (;;) {
+      const ended = await db.transaction(async (tx) => {
+        const due = await lockOverdue(tx, cutoff, EXPIRY_BATCH, carriers);
+        for (const messageId of due) {
+          const done = await endWithoutReceipt(tx, { messageId, status: 'expired', errorCode: 'no_receipt' });
+          if (done?.eventRecorded) recordedEvents += 1;
+        }
+        return due.length;
+      });
+      wakeIfRecorded();
+      total += ended;
+      if (ended < EXPIRY_BATCH) return total;
+    }
+  }
+
   return {
     /**
      * Applies a final receipt (or parks it), resolving after the commit. Answers which of the id's readings matched
@@ -303,21 +324,16 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
      * the same shape as a submit refusal). Returns how many.
      */
     async expireOverdue(at: Date = now()): Promise<number> {
-      const cutoff = new Date(at.getTime() - (deps.validityHours ?? 48) * 3_600_000 - EXPIRY_GRACE_MS);
+      // Each carrier's messages by the validity period their submits carried; the rest by MESSAGE_VALIDITY_HOURS.
+      const byHours = new Map<number, string[]>();
+      for (const [carrier, hours] of Object.entries(deps.carrierValidityHours ?? {})) byHours.set(hours, [...(byHours.get(hours) ?? []), carrier]);
+      const rounds: Array<{ hours: number; carriers: { in: string[] } | { notIn: string[] } }> = [
+        ...[...byHours].map(([hours, carriers]) => ({ hours, carriers: { in: carriers } })),
+        { hours: deps.validityHours ?? 48, carriers: { notIn: Object.keys(deps.carrierValidityHours ?? {}) } },
+      ];
       let total = 0;
-      for (;;) {
-        const ended = await db.transaction(async (tx) => {
-          const due = await lockOverdue(tx, cutoff, EXPIRY_BATCH);
-          for (const messageId of due) {
-            const done = await endWithoutReceipt(tx, { messageId, status: 'expired', errorCode: 'no_receipt' });
-            if (done?.eventRecorded) recordedEvents += 1;
-          }
-          return due.length;
-        });
-        wakeIfRecorded();
-        total += ended;
-        if (ended < EXPIRY_BATCH) return total;
-      }
+      for (const round of rounds) total += await expireRound(at, round.hours, round.carriers);
+      return total;
     },
   };
 }
