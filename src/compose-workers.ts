@@ -24,6 +24,8 @@ const IDEMPOTENCY_SWEEP_MS = 60_000;
 // Messages past their validity period without a receipt are ended this often (receipts.service expireOverdue).
 const EXPIRY_SWEEP_MS = 60_000;
 const NUMBER_RENEWAL_MS = 10 * 60_000;
+// The credit ledger check reads the whole ledger: every quarter of an hour, the first a minute after start-up.
+const LEDGER_CHECK_MS = 15 * 60_000;
 
 /** Runs `task` every `ms` on the worker loop (platform/jobs/periodic.ts); the returned stop waits for a run. */
 const every = (everyMs: number, run: () => Promise<unknown>, logger: Logger, name: string): Stop => startPeriodic({ name, everyMs, run, logger });
@@ -105,6 +107,10 @@ export async function startWorkers(config: Config, services: Services, carriers:
     every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
     // Dedicated number rental (30-day renewals, 7-day grace); SKIP LOCKED claims, so every worker may run it.
     every(NUMBER_RENEWAL_MS, () => services.numbers.renewDue(), logger, 'number renewal'),
+    startPeriodic({
+      name: 'credit ledger check', everyMs: LEDGER_CHECK_MS, firstAfterMs: 60_000, logger,
+      run: async () => { services.metrics.ledgerMismatch.set(await services.credits.mismatchedAccounts()); },
+    }),
     startRetention({ db: services.db, retentionDays: config.retentionDays, auditRetentionDays: config.auditRetentionDays, logger }),
     // Scheduled messages fall due into the dispatcher's queue (exactly once, whichever process releases them).
     startScheduler({ db: services.db, onReleased: () => services.signals.queued.raise(), logger }),

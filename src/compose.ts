@@ -41,7 +41,7 @@ import { createSenderService } from './modules/senders/senders.service.ts';
 import { createSettingsService } from './modules/settings/settings.service.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import type { CarrierStatus } from './modules/health/health.service.ts';
-import { queueSizes } from './modules/health/health.repo.ts';
+import { ping, queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
 import type { WorkersPeer } from './platform/cluster/peer.ts';
 import type { StatusDeps } from './modules/status/status.service.ts';
@@ -272,7 +272,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const carrierStatus = (): CarrierStatus[] =>
       (carriers?.view().carriers ?? []).map((c) => ({ name: c.id, bound: c.state === 'bound', address: c.address }));
     metrics.watch({
-      queues: () => queueSizes(services.db), carriers: carrierStatus,
+      queues: () => queueSizes(services.db), carriers: carrierStatus, database: () => ping(services.db),
       binds: () => (carriers?.view().carriers ?? []).flatMap((c) => c.binds.map((b) => ({
         carrier: c.id, bind: b.index, bound: b.state === 'bound', inFlight: b.inFlight, submitsPerSecond: b.submitsPerSecond, errors: b.errors, tps: b.tps, throttled: b.throttled,
       }))),

@@ -12,6 +12,8 @@ export interface MetricSources {
   receiptsUnmatched?(): Promise<Array<{ carrier: string; count: number; oldestSeconds: number }>>;
   /** Receipts whose id matched several messages under its readings, by carrier (this process). */
   receiptIdConflicts?(): Array<{ carrier: string; conflicts: number }>;
+  /** Resolves when the database answers a trivial query; rejects when it does not. */
+  database?(): Promise<unknown>;
 }
 
 /**
@@ -46,6 +48,11 @@ export function createMetrics(options: { render?: () => Promise<string> } = {}) 
     submitted: new Counter({ name: 'tasman_messages_submitted_total', help: 'Messages the SMSC accepted (submit_sm_resp OK)', registers }),
     receipts: new Counter({ name: 'tasman_receipts_total', help: 'Delivery receipts received, by status', labelNames: ['status'], registers }),
     webhookDeliveries: new Counter({ name: 'tasman_webhook_deliveries_total', help: 'Webhook delivery attempts, by result (delivered, retry, failed)', labelNames: ['result'], registers }),
+    /** Set by the workers' periodic ledger check (compose-workers.ts); 0 until it has run. */
+    ledgerMismatch: new Gauge({
+      name: 'tasman_credit_ledger_mismatched_accounts', help: 'Accounts whose balance differs from the sum of their credit ledger, at the last check',
+      registers, aggregator: 'max',
+    }),
     /** Counts a request with an unknown or revoked API key from this address (tasman_auth_unknown_keys_total). */
     unknownKey(address: string) {
       // A label per address, up to a bound, so requests from ever new addresses cannot grow the registry forever.
@@ -60,7 +67,8 @@ export function createMetrics(options: { render?: () => Promise<string> } = {}) 
   // Both queue gauges come from one query per scrape: the registry reads its metrics concurrently.
   let snapshot: Promise<Awaited<ReturnType<MetricSources['queues']>>> | null = null;
   const queues = () => {
-    snapshot ??= (sources ? sources.queues() : Promise.resolve([])).finally(() => { setImmediate(() => { snapshot = null; }); });
+    // A database that does not answer leaves these gauges out instead of failing the scrape (tasman_database_up).
+    snapshot ??= (sources ? sources.queues() : Promise.resolve([])).catch(() => []).finally(() => { setImmediate(() => { snapshot = null; }); });
     return snapshot;
   };
   new Gauge({
@@ -70,6 +78,10 @@ export function createMetrics(options: { render?: () => Promise<string> } = {}) 
   new Gauge({
     name: 'tasman_queue_oldest_age_seconds', help: 'Age of the oldest waiting row, by queue', labelNames: ['queue'], registers, aggregator: 'max',
     async collect() { for (const q of await queues()) this.set({ queue: q.queue }, q.oldestSeconds); },
+  });
+  new Gauge({
+    name: 'tasman_database_up', help: '1 when the database answered a trivial query at this scrape', registers, aggregator: 'min',
+    async collect() { this.set(sources?.database ? await sources.database().then(() => 1, () => 0) : 1); },
   });
   new Gauge({
     name: 'tasman_smpp_bind_up', help: '1 when the SMPP session to the carrier is bound', labelNames: ['carrier'], registers, aggregator: 'max',
@@ -87,13 +99,13 @@ export function createMetrics(options: { render?: () => Promise<string> } = {}) 
     name: 'tasman_carrier_receipts_waiting', help: 'Sent messages without a final receipt, by carrier and bind', labelNames: ['carrier', 'bind'], registers, aggregator: 'max',
     async collect() {
       this.reset();
-      for (const r of (await sources?.receiptsWaiting?.()) ?? []) this.set({ carrier: r.carrier, bind: r.bind === null ? '' : String(r.bind) }, r.waiting);
+      for (const r of (await sources?.receiptsWaiting?.().catch(() => [])) ?? []) this.set({ carrier: r.carrier, bind: r.bind === null ? '' : String(r.bind) }, r.waiting);
     },
   });
   // One query per scrape for both gauges, as the queue gauges.
   let unmatched: ReturnType<NonNullable<MetricSources['receiptsUnmatched']>> | null = null;
   const readUnmatched = () => {
-    unmatched ??= (sources?.receiptsUnmatched?.() ?? Promise.resolve([])).finally(() => { setImmediate(() => { unmatched = null; }); });
+    unmatched ??= (sources?.receiptsUnmatched?.() ?? Promise.resolve([])).catch(() => []).finally(() => { setImmediate(() => { unmatched = null; }); });
     return unmatched;
   };
   new Gauge({

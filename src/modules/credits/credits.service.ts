@@ -1,7 +1,7 @@
 import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/errors.ts';
-import { balanceOf } from './ledger.repo.ts';
+import { balanceOf, mismatchedAccounts } from './ledger.repo.ts';
 
 export function createCreditService(deps: { db: Db }) {
   return {
@@ -11,6 +11,8 @@ export function createCreditService(deps: { db: Db }) {
       if (credits === null) throw notFound('Account');
       return { credits };
     },
+    /** How many accounts' balances the ledger does not explain (0 when every balance is its ledger's sum). */
+    mismatchedAccounts: () => mismatchedAccounts(deps.db),
   };
 }
 

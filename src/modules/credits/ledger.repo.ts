@@ -42,3 +42,17 @@ export async function balanceOf(db: Executor, accountId: string): Promise<number
   const [row] = await rows<{ credits: number }>(db, sql`select credits from accounts where id = ${accountId}`);
   return row ? row.credits : null;
 }
+
+/**
+ * Accounts whose balance is not the sum of their ledger's changes: every change to `credits` writes its ledger row in
+ * the same statement, so any such account means a write outside the ledger (a hand edit, a bug). One statement, so
+ * one snapshot: a send committing meanwhile is either wholly in it or not at all. Reads the whole ledger once.
+ */
+export async function mismatchedAccounts(db: Executor): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, sql`
+    select count(*)::int as n
+      from accounts a
+      left join (select account_id, sum(delta)::bigint as total from credit_ledger group by account_id) l on l.account_id = a.id
+     where a.credits <> coalesce(l.total, 0)`);
+  return row!.n;
+}
