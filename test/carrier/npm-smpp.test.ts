@@ -116,6 +116,24 @@ describe('carrier against the npm smpp SMSC', () => {
     expect(await rec.receipt((r) => r.smscMessageId === second.smscMessageId)).toMatchObject({ state: 'undelivered' });
   });
 
+  it('reads the message type from bits 2-5 of esm_class: acknowledgements are never inbound, an intermediate notification never final', async () => {
+    const { smsc, rec } = await setup();
+    const session = smsc.sessions[0] as Received['session'];
+    const base = { source_addr_ton: 1, source_addr: '61499000002', dest_addr_ton: 1, destination_addr: '61400000002' };
+    const receiptText = (stat: string) => `id:7E57 sub:001 dlvrd:000 submit date:2401021304 done date:2401021305 stat:${stat} err:000 text:`;
+    // SME delivery acknowledgement, user acknowledgement, conversation abort: the UDHI (0x40) and reply-path (0x80)
+    // bits set on some of them change nothing.
+    for (const esm of [0x08, 0x48, 0x10, 0x90, 0x18]) expect(await deliver(session, { ...base, esm_class: esm, short_message: receiptText('DELIVRD') })).toBe(0);
+    // An intermediate notification, whatever state it names, and a receipt with the reply-path bit.
+    expect(await deliver(session, { ...base, esm_class: 0x20, short_message: receiptText('ENROUTE') })).toBe(0);
+    expect(await deliver(session, { ...base, esm_class: 0x20, short_message: receiptText('DELIVRD') })).toBe(0);
+    expect(await deliver(session, { ...base, esm_class: 0x84, short_message: receiptText('DELIVRD') })).toBe(0);
+    // A person's message with the reply-path bit is still a message.
+    expect(await deliver(session, { ...base, esm_class: 0x80, short_message: 'a reply' })).toBe(0);
+    expect(rec.inbound.map((m) => m.text)).toEqual(['a reply']);
+    expect(rec.receipts.map((r) => [r.state, r.final])).toEqual([['enroute', false], ['enroute', false], ['delivered', true]]);
+  });
+
   it('answers deliver_sm with a temporary error while the handler fails, so the SMSC can resend', async () => {
     const { smsc, rec } = await setup();
     const session = smsc.sessions[0] as Received['session'];

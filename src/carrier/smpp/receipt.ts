@@ -31,6 +31,25 @@ export function normaliseMessageId(id: string, base: IdBase = 'auto'): string {
 export const isReceiptEsmClass = (esmClass: number): boolean =>
   (esmClass & EsmClass.RECEIPT_MASK) === EsmClass.SMSC_RECEIPT;
 
+/** What a deliver_sm is, by the message type in bits 2–5 of esm_class (SMPP 3.4 §5.2.12). */
+export type DeliverType = 'message' | 'receipt' | 'sme_ack' | 'user_ack' | 'conversation_abort' | 'intermediate' | 'reserved';
+
+/**
+ * The message type of a deliver_sm's esm_class: bits 2–5 only (mask 0x3C), so the UDHI (0x40) and reply-path (0x80)
+ * bits and the messaging mode (bits 0–1) never change what it is.
+ */
+export function deliverType(esmClass: number): DeliverType {
+  switch (esmClass & EsmClass.RECEIPT_MASK) {
+    case 0x00: return 'message';
+    case 0x04: return 'receipt';
+    case 0x08: return 'sme_ack';
+    case 0x10: return 'user_ack';
+    case 0x18: return 'conversation_abort';
+    case 0x20: return 'intermediate';
+    default: return 'reserved';
+  }
+}
+
 // ACCEPTD (message_state 6) is final in SMPP 3.4 Appendix B: the message was read on the subscriber's behalf.
 const FINAL_STATES = new Set<ReceiptState>(['delivered', 'undelivered', 'expired', 'rejected', 'deleted', 'unknown', 'accepted']);
 

@@ -7,7 +7,7 @@ import { LinkError } from './errors.ts';
 import { isPermanentStatus, Npi, shortMessageDefaults, Status, statusName, Ton, type ShortMessagePdu } from './pdu-types.ts';
 import { decodeShortMessage, segmentText, type ConcatRefBits, type EncodedMessage } from './segment.ts';
 import { createConcatRefs } from './concat-ref.ts';
-import { isReceiptEsmClass, parseReceipt, queryMessageId, receiptFromQuery, type IdBase } from './receipt.ts';
+import { deliverType, parseReceipt, queryMessageId, receiptFromQuery, type IdBase } from './receipt.ts';
 import { createIdForms, type IdFormsStatus } from './id-forms.ts';
 import type { InboundDefaultAlphabet } from './encoding.ts';
 import { silentLogger } from './logger.ts';
@@ -112,8 +112,17 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
 
   async function onDeliver(pdu: ShortMessagePdu): Promise<void> {
     if (!handlers) throw new Error('carrier not started');
-    if (isReceiptEsmClass(pdu.esmClass)) {
-      const receipt = parseReceipt(pdu, 'string');
+    const type = deliverType(pdu.esmClass);
+    if (type !== 'message' && type !== 'receipt' && type !== 'intermediate') {
+      // An acknowledgement (SME or user), a conversation abort or a reserved type: about a message, never one from
+      // a person, so never an inbound message. Acknowledged, so the SMSC does not resend it.
+      log.info({ sequence: pdu.sequence, esmClass: pdu.esmClass, type }, 'deliver_sm that is no message or receipt; acknowledged, not stored');
+      return;
+    }
+    if (type !== 'message') {
+      const parsed = parseReceipt(pdu, 'string');
+      // An intermediate notification is never final, whatever state it names (both paths agree with an ENROUTE receipt).
+      const receipt = parsed && type === 'intermediate' ? { ...parsed, state: 'enroute' as const, final: false } : parsed;
       if (!receipt) {
         // Acknowledged anyway: it names no message, and a nack would make the SMSC resend it forever.
         log.warn({ sequence: pdu.sequence, text: pdu.shortMessage.toString('latin1') }, 'receipt without a message id');
