@@ -76,7 +76,8 @@ function createServices(
   const failures = createFailureCounter({ db, redis });
   const throttle = createSignInThrottle({ failures, secretKey });
   const twoFactor = createTwoFactorService({ db, secretKey, throttle, now });
-  const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor, throttle });
+  const audit = createAuditService({ db, now });
+  const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor, throttle, refused: audit.refused });
   const receipts = createReceiptService({
     db, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
     carrierValidityHours: Object.fromEntries((config.carriers.config?.carriers ?? []).map((c) => [c.id, c.validityHours])),
@@ -104,7 +105,7 @@ function createServices(
     replies: createReplyService({ db, messages }),
     senders: createSenderService({ db }),
     settings: createSettingsService({ db }),
-    audit: createAuditService({ db, now }),
+    audit,
     campaigns: createCampaignService({ db }),
     optouts: createOptoutService({ db }),
     credits: createCreditService({ db }),

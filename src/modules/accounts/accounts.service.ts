@@ -15,6 +15,8 @@ import type { PhoneCountry } from '../../common/phone.ts';
 import { readSettings, toSettingsView } from '../settings/account-settings.ts';
 import { applySettings, settingsChanges } from '../settings/settings.service.ts';
 import type { SettingsUpdate } from '../settings/settings.schemas.ts';
+import { record } from '../../platform/audit/record.ts';
+import { changedFields } from '../../platform/audit/redact.ts';
 
 export interface CreateSubAccountInput {
   business_name: string;
@@ -71,6 +73,15 @@ export async function accountDetail(db: Db, row: AccountRow) {
   };
 }
 
+/** What the audit log shows of a sub-account's row (accounts.repo's AccountRow). */
+function auditView(row: AccountRow) {
+  return {
+    business_name: row.businessName, email: row.email, abn: row.abn, daily_limit: row.dailyLimit, managed_by_parent: row.managedByParent,
+    team_access_from_parent: row.teamAccessFromParent, optout_exempt: row.optoutExempt, inherit_parent_senders: row.inheritParentSenders,
+    settings: row.settings,
+  };
+}
+
 export function createAccountService(deps: { db: Db }) {
   const { db } = deps;
 
@@ -112,6 +123,10 @@ export function createAccountService(deps: { db: Db }) {
       }
       // A customer of an agency texts where the agency does, unless told otherwise.
       await applySettings(tx, child.id, { country: input.country ?? actor.account.settings.country });
+      await record(tx, {
+        accountId: parent.id, actor, action: 'sub_account.created', target: { type: 'account', id: child.id },
+        after: { ...auditView(child), seed_credits: seed },
+      });
       return { account_id: child.id, id: child.id, email: child.email };
     });
   }
@@ -144,7 +159,12 @@ export function createAccountService(deps: { db: Db }) {
       // Quiet hours, time zone and link tracking: the PUT /settings rules, merged first so the row read back has them.
       const settings = settingsChanges(input);
       if (Object.keys(settings).length > 0) await applySettings(tx, current.id, settings);
-      return (await updateAccount(tx, current.id, changes))!;
+      const updated = (await updateAccount(tx, current.id, changes))!;
+      await record(tx, {
+        accountId: actor.accountId, actor, action: 'sub_account.updated', target: { type: 'account', id: current.id },
+        ...changedFields(auditView(current), auditView(updated)),
+      });
+      return updated;
     });
     return { ok: true, account: await accountDetail(db, row) };
   }
@@ -164,6 +184,10 @@ export function createAccountService(deps: { db: Db }) {
       await revokeAllKeys(tx, child.id);
       await moveNumbersBetween(tx, child.id, actor.accountId);
       await closeAccountRow(tx, child.id);
+      await record(tx, {
+        accountId: actor.accountId, actor, action: 'sub_account.closed', target: { type: 'account', id: child.id },
+        before: { account_status: child.accountStatus, credits: returned }, after: { account_status: 'closed', credits: 0, credits_returned: returned },
+      });
       // Tasman closes at once (history kept): nothing is scheduled for later deletion.
       return { ok: true, credits_returned: returned, scheduled_for_deletion: false };
     });
@@ -184,6 +208,12 @@ export function createAccountService(deps: { db: Db }) {
       const [from, to] = direction === 'allocate' ? [actor.accountId, accountId] : [accountId, actor.accountId];
       const moved = await moveCredits(tx, { from, to, amount, kind: direction, fromBalance: async () => (await balanceOf(tx, from)) ?? 0 });
       const [credits, parentCredits] = direction === 'allocate' ? [moved.toCredits, moved.fromCredits] : [moved.fromCredits, moved.toCredits];
+      await record(tx, {
+        accountId: actor.accountId, actor, action: direction === 'allocate' ? 'credits.allocated' : 'credits.recalled',
+        target: { type: 'account', id: accountId },
+        before: { credits: credits + (direction === 'allocate' ? -amount : amount), parent_credits: parentCredits + (direction === 'allocate' ? amount : -amount) },
+        after: { credits, parent_credits: parentCredits, amount },
+      });
       return { ok: true, direction, amount, credits, parent_credits: parentCredits };
     });
   }

@@ -8,6 +8,7 @@ import { KeyCreated, KeyScopes } from '../keys/keys.schemas.ts';
 import { adminListRoutes } from './admin-lists.routes.ts';
 import { adminAuditRoutes } from '../audit/audit.routes.ts';
 import { Country } from '../settings/settings.schemas.ts';
+import { operatorActor } from '../../platform/audit/entry.ts';
 
 /** What the simulator route needs of the built-in SMSC. */
 export interface InboundInjector {
@@ -55,7 +56,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         }),
       },
     },
-  }, async (request, reply) => reply.status(201).send(await admin.createAccount(request.body)));
+  }, async (request, reply) => reply.status(201).send(await admin.createAccount(operatorActor(request.ip), request.body)));
 
   app.get('/admin/accounts', {
     config: { contract: {} },
@@ -89,7 +90,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       }),
       response: { 200: AccountSummary },
     },
-  }, async (request) => admin.patchAccount(request.params.id, request.body));
+  }, async (request) => admin.patchAccount(operatorActor(request.ip), request.params.id, request.body));
 
   app.post('/admin/accounts/:id/credits', {
     config: { contract: { sample: { body: { amount: 100 } }, errors: ['not_found', 'insufficient_credits'] } },
@@ -98,7 +99,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       body: Type.Object({ amount: Type.Integer({ minimum: -100_000_000, maximum: 100_000_000, not: { const: 0 } }) }),
       response: { 200: Type.Object({ account_id: Uuid, credits: Type.Integer() }) },
     },
-  }, async (request) => admin.addCredits(request.params.id, request.body.amount));
+  }, async (request) => admin.addCredits(operatorActor(request.ip), request.params.id, request.body.amount));
 
   app.post('/admin/accounts/:id/keys', {
     config: { contract: { sample: { body: { name: 'ops' } }, errors: ['not_found'] } },
@@ -107,7 +108,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), scopes: Type.Optional(KeyScopes) }),
       response: { 201: KeyCreated },
     },
-  }, async (request, reply) => reply.status(201).send(await admin.createKey(request.params.id, request.body.name, request.body.scopes)));
+  }, async (request, reply) => reply.status(201).send(await admin.createKey(operatorActor(request.ip), request.params.id, request.body.name, request.body.scopes)));
 
   app.delete('/admin/accounts/:id/keys/:keyId', {
     config: { contract: { errors: ['not_found'] } },
@@ -115,7 +116,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       tags, security, summary: 'Revoke an API key', params: Type.Object({ id: Uuid, keyId: Uuid }),
       response: { 200: Ok },
     },
-  }, async (request) => admin.revoke(request.params.id, request.params.keyId));
+  }, async (request) => admin.revoke(operatorActor(request.ip), request.params.id, request.params.keyId));
 
   app.post('/admin/sender-ids', {
     config: { contract: { sample: { body: { sender_id: 'Acme', abn: '51824753556' } }, errors: ['not_found', 'conflict'] } },
@@ -124,7 +125,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       body: Type.Object({ sender_id: Type.String({ minLength: 3, maxLength: 11 }), abn: Abn, account_id: Type.Optional(Uuid) }),
       response: { 201: Type.Object({ id: Uuid, sender_id: Type.String(), abn: Type.String(), account_id: Nullable(Uuid), created_at: Timestamp }) },
     },
-  }, async (request, reply) => reply.status(201).send(await admin.registerSenderId(request.body)));
+  }, async (request, reply) => reply.status(201).send(await admin.registerSenderId(operatorActor(request.ip), request.body)));
 
   app.post('/admin/numbers', {
     config: { contract: { sample: { body: { number: '+61412345678', country: 'AU' } }, errors: ['invalid_number', 'not_found', 'conflict'] } },
@@ -138,7 +139,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       }),
       response: { 201: Type.Object({ id: Uuid, number: Type.String(), country: Type.String(), price_monthly: Type.Number(), account_id: Nullable(Uuid) }) },
     },
-  }, async (request, reply) => reply.status(201).send(await admin.addNumber(request.body)));
+  }, async (request, reply) => reply.status(201).send(await admin.addNumber(operatorActor(request.ip), request.body)));
 
   await app.register(adminListRoutes, { services });
   await app.register(adminAuditRoutes, { services });

@@ -1,6 +1,8 @@
 import type { Actor } from '../../platform/actor.ts';
 import type { Services } from '../../compose.ts';
 import { authorize, type RoutePermission } from '../../platform/permissions.ts';
+import { AppError } from '../../platform/errors.ts';
+import { REFUSAL_CODES } from '../../platform/audit/entry.ts';
 import { operations, type OperationName, type TasmanApi } from './operations.ts';
 
 /** A route's permission as the route registry recorded it (platform/http/route-registry.ts `scopeOf`). */
@@ -15,8 +17,16 @@ export type RouteScopeOf = (method: string, url: string) => RoutePermission | 'a
 export function createServiceApi(services: Services, actor: Actor, routeScope: RouteScopeOf): TasmanApi {
   return async (op, request) => {
     const operation = operations[op];
-    authorize(actor, scopeOf(routeScope, op));
-    return operation.call(services, actor, request);
+    try {
+      authorize(actor, scopeOf(routeScope, op));
+      return await operation.call(services, actor, request);
+    } catch (err) {
+      // A tool's refusal is a tool result, not an HTTP error, so the keyed routes' hook (auth.ts) never sees it.
+      if (err instanceof AppError && REFUSAL_CODES.has(err.code)) {
+        await services.audit.refusedRequest(actor, { code: err.code, method: operation.method, route: `${operation.path} (MCP)` });
+      }
+      throw err;
+    }
   };
 }
 

@@ -10,6 +10,8 @@ import {
   markUnpaid, moveNumbers, releaseToPool, type NumberRow,
 } from './numbers.repo.ts';
 import { periodEnd, rentalCredits, unpaidAction } from './rental.ts';
+import { record } from '../../platform/audit/record.ts';
+import { systemActor } from '../../platform/audit/entry.ts';
 
 /**
  * A held number as every listing shows it. `assigned_to` is the account holding it; `status` is `active`, or
@@ -99,6 +101,10 @@ export function createNumberService(deps: NumberServiceDeps) {
       const credits = rentalCredits(leased.priceMonthly, deps.creditPriceCents);
       const balance = credits > 0 ? await changeCredits(tx, { accountId: actor.accountId, delta: -credits, kind: 'number' }) : account.credits;
       if (balance === null) throw insufficientCredits(credits, account.credits);
+      await record(tx, {
+        accountId: actor.accountId, actor, action: 'number.bought', target: { type: 'number', id: leased.number },
+        after: { number: leased.number, label: leased.label, country: leased.country, price_monthly: leased.priceMonthly, credits_charged: credits },
+      });
       return {
         ok: true as const,
         number: leased.number,
@@ -130,17 +136,26 @@ export function createNumberService(deps: NumberServiceDeps) {
         if (!due) return false;
         const credits = rentalCredits(due.priceMonthly, deps.creditPriceCents);
         const paid = credits === 0 || (await changeCredits(tx, { accountId: due.accountId, delta: -credits, kind: 'number' })) !== null;
+        const audit = (action: string, after: Record<string, unknown>) => record(tx, {
+          accountId: due.accountId, actor: systemActor('number-renewal'), action, target: { type: 'number', id: due.number }, after,
+        });
         if (paid) {
-          await markRenewed(tx, due.id, periodEnd(due.paidUntil));
+          const paidUntil = periodEnd(due.paidUntil);
+          await markRenewed(tx, due.id, paidUntil);
+          await audit('number.renewed', { credits_charged: credits, paid_until: paidUntil });
           done.renewed += 1;
           return true;
         }
         const action = unpaidAction(due.unpaidSince, now());
         if (action === 'release') {
           await releaseToPool(tx, due.id);
+          await audit('number.released', { reason: 'unpaid' });
           done.released += 1;
         } else {
-          if (action === 'start_grace') await markUnpaid(tx, due.id, now());
+          if (action === 'start_grace') {
+            await markUnpaid(tx, due.id, now());
+            await audit('number.past_due', { credits_due: credits });
+          }
           done.unpaid += 1;
           // Still due: the next run tries again.
           skip.push(due.id);
@@ -170,6 +185,11 @@ export function createNumberService(deps: NumberServiceDeps) {
       const moved = new Set(await moveNumbers(tx, actor.accountId, accountId, wanted));
       const missing = wanted.filter((n) => !moved.has(n));
       if (missing.length > 0) throw unavailable(missing);
+      if (wanted.length > 0) {
+        await record(tx, {
+          accountId: actor.accountId, actor, action: 'number.assigned', target: { type: 'account', id: accountId }, after: { numbers: wanted },
+        });
+      }
       return { ok: true, assigned: list };
     });
   }
@@ -182,6 +202,9 @@ export function createNumberService(deps: NumberServiceDeps) {
       const moved = new Set(await moveNumbers(tx, accountId, actor.accountId, list));
       const missing = list.filter((n) => !moved.has(n));
       if (missing.length > 0) throw unavailable(missing);
+      await record(tx, {
+        accountId: actor.accountId, actor, action: 'number.recalled', target: { type: 'account', id: accountId }, before: { numbers: list },
+      });
       return { ok: true, recalled: list };
     });
   }

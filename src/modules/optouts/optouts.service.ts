@@ -4,6 +4,7 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { decodeCursor, E164_KEY, encodeCursor } from '../../platform/http/keyset-cursor.ts';
 import { invalidNumberMessage, normalisePhone } from '../../common/phone.ts';
 import { auditCsv } from './audit-csv.ts';
+import { record } from '../../platform/audit/record.ts';
 import { addOptout, listOptouts, optoutEvents, removeOptout, type OptoutRow } from './optouts.repo.ts';
 
 export interface OptoutListQuery {
@@ -57,18 +58,29 @@ export function createOptoutService(deps: { db: Db }) {
     /** Adds a number (source api). `created` is false when it was already listed (its first record stands). */
     async add(actor: Actor, number: string) {
       const normalised = e164(actor, number);
-      const created = await addOptout(db, actor.accountId, normalised, 'api', byHand(actor));
+      const created = await db.transaction(async (tx) => {
+        const added = await addOptout(tx, actor.accountId, normalised, 'api', byHand(actor));
+        if (added) {
+          await record(tx, { accountId: actor.accountId, actor, action: 'optout.added', target: { type: 'optout', id: normalised }, after: { number: normalised, source: 'api' } });
+        }
+        return added;
+      });
       const [row] = await listOptouts(db, actor.accountId, { limit: 1, after: null, number: normalised });
       return { created, optout: toItem(row!) };
     },
 
     /**
-     * Removes a number (a re-subscription: the route needs `manage`); the audit keeps both the opt-out and this
-     * removal, with who made it. 404 when it is not listed.
+     * Removes a number (a re-subscription: the route needs `manage`): the person may be messaged again, so the audit
+     * log records who did it, and the opt-out list's own events keep both the opt-out and this removal with who
+     * made it. 404 when it is not listed.
      */
     async remove(actor: Actor, number: string) {
       const phone = normalisePhone(number, actor.account.settings.country);
-      if (!phone.ok || !(await removeOptout(db, actor.accountId, phone.e164, 'api', byHand(actor)))) throw notFound('Opt-out');
+      if (!phone.ok) throw notFound('Opt-out');
+      await db.transaction(async (tx) => {
+        if (!(await removeOptout(tx, actor.accountId, phone.e164, 'api', byHand(actor)))) throw notFound('Opt-out');
+        await record(tx, { accountId: actor.accountId, actor, action: 'optout.removed', target: { type: 'optout', id: phone.e164 }, before: { number: phone.e164 } });
+      });
       return { ok: true as const };
     },
 

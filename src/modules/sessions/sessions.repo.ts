@@ -78,8 +78,8 @@ export async function revokeSession(db: Executor, tokenHash: string): Promise<vo
 
 /** Everyone who may sign in with this email: active members with a password, of open accounts, oldest first. */
 export async function loginCandidates(db: Executor, email: string) {
-  return rows<{ id: string; password_hash: string }>(db, sql`
-    select u.id, u.password_hash from account_users u join accounts a on a.id = u.account_id
+  return rows<{ id: string; account_id: string; password_hash: string }>(db, sql`
+    select u.id, u.account_id, u.password_hash from account_users u join accounts a on a.id = u.account_id
     where lower(u.email) = ${email} and u.removed_at is null and u.password_hash is not null and a.account_status <> 'closed'
     order by u.created_at, u.id limit 5`);
 }

@@ -66,7 +66,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
       body: Login, response: { 200: SessionInfo, 202: SecondFactorRequired },
     },
   }, async (request, reply) => {
-    const result = await guarded(request, () => sessions.login(request.body.email, request.body.password, cookieOf(request, DEVICE_COOKIE)));
+    const result = await guarded(request, () => sessions.login(request.body.email, request.body.password, cookieOf(request, DEVICE_COOKIE), request.ip));
     if ('challenge' in result) return reply.status(202).send({ second_factor_required: true as const, challenge: result.challenge, expires_in: result.expiresIn });
     return signIn(request, reply, result);
   });
@@ -83,7 +83,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
       description: 'Completes a sign-in that POST /session answered with 202: with a right code it starts the session as POST /session does (cookie and CSRF token). A recovery code works once. A wrong code answers 401 invalid_code and counts towards the email\'s lockout like a wrong password; an expired or spent challenge answers 401 unauthorized (sign in again). No key needed.',
       body: SecondFactor, response: { 200: SessionInfo },
     },
-  }, async (request, reply) => signIn(request, reply, await guarded(request, () => sessions.verifySecondFactor(request.body.challenge, request.body.code, cookieOf(request, DEVICE_COOKIE)))));
+  }, async (request, reply) => signIn(request, reply, await guarded(request, () => sessions.verifySecondFactor(request.body.challenge, request.body.code, cookieOf(request, DEVICE_COOKIE), request.ip))));
 
   app.get('/session', {
     config: { contract: { errors: ['unauthorized'], response: SESSION_EXAMPLE } },
@@ -136,7 +136,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
       description: 'Sets the invited user\'s password, spends the token and starts a session (cookie and CSRF token, as POST /session). The password must have at least 12 characters and not be a common one (400 weak_password, and the token stays usable). An unknown, expired or used token answers 404 invite_invalid. No key needed.',
       body: InviteAccept, response: { 200: SessionInfo },
     },
-  }, async (request, reply) => signIn(request, reply, await guarded(request, () => sessions.redeemInvite(request.body.token, request.body.password))));
+  }, async (request, reply) => signIn(request, reply, await guarded(request, () => sessions.redeemInvite(request.body.token, request.body.password, request.ip))));
 
   app.post('/session/operator', {
     config: { contract: { sample: { body: { token: 'the-operator-token' } }, response: OPERATOR_SESSION_EXAMPLE, errors: ['invalid_credentials', 'forbidden', 'too_many_failures'] } },
@@ -146,7 +146,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
       body: OperatorLogin, response: { 200: OperatorSessionInfo },
     },
   }, async (request, reply) => {
-    const created = await guarded(request, () => sessions.operatorLogin(request.body.token, adminToken));
+    const created = await guarded(request, () => sessions.operatorLogin(request.body.token, adminToken, request.ip));
     await sessions.logout(cookieOf(request, OPERATOR_COOKIE));
     setCookie(request, reply, OPERATOR_COOKIE, created.token);
     return { csrf_token: created.csrfToken };

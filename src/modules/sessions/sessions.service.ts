@@ -8,6 +8,8 @@ import { passwordMessages, passwordProblem } from './password-policy.ts';
 import type { TwoFactorService } from './two-factor.service.ts';
 import { endChallenge, findChallenge, insertChallenge } from './two-factor.repo.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
+import { record } from '../../platform/audit/record.ts';
+import type { AuditActor, AuditEntry } from '../../platform/audit/entry.ts';
 import {
   acceptInvite, findInvite, findOperatorSession, findUserSession, insertSession,
   loginCandidates, revokeSession, setInvite, touchSession,
@@ -50,8 +52,32 @@ function weakPassword(message: string): AppError {
  * Dashboard sign-in. A signed-in browser is an actor like an API key (same routes, same tenant rules); these are
  * the ways to become one and to stop being one. Cookie tokens and invite tokens are stored only as hashes.
  */
-export function createSessionService(deps: { db: Db; publicUrl: string; twoFactor: TwoFactorService; throttle: SignInThrottle }) {
+export function createSessionService(deps: {
+  db: Db; publicUrl: string; twoFactor: TwoFactorService; throttle: SignInThrottle;
+  /** The audit log's rate-capped writer of refusals (modules/audit): failed sign-ins. */
+  refused: (entry: Omit<AuditEntry, 'outcome'> & { reason: string }) => Promise<void>;
+}) {
   const { db } = deps;
+
+  /** Who tried: the user the email belongs to when there is one, else nobody known (the email typed is kept). */
+  const signer = (user: { id: string } | undefined, email: string, address: string | null): AuditActor =>
+    user ? { type: 'user', id: user.id, label: email, address } : { type: 'anonymous', id: null, label: email, address };
+
+  /** A user's new session and its audit entry, in one transaction. */
+  async function signIn(user: { id: string; accountId: string; email: string }, address: string | null, how: string): Promise<NewSession> {
+    return db.transaction(async (tx) => {
+      const created = await open(tx, { kind: 'user', userId: user.id });
+      await record(tx, {
+        accountId: user.accountId, actor: signer(user, user.email, address), action: 'session.signed_in', target: { type: 'user', id: user.id }, after: { how },
+      });
+      return created;
+    });
+  }
+
+  const failed = (user: { id: string; account_id: string } | undefined, email: string, address: string | null, reason: string) => deps.refused({
+    accountId: user?.account_id ?? null, actor: signer(user, email, address), action: 'session.sign_in_failed',
+    target: user ? { type: 'user', id: user.id } : null, reason,
+  });
 
   async function open(exec: Executor, row: { kind: 'user' | 'operator'; userId?: string; operatorTokenHash?: string }): Promise<NewSession> {
     const token = newToken();
@@ -74,7 +100,7 @@ export function createSessionService(deps: { db: Db; publicUrl: string; twoFacto
   }
 
   /** Sets the password and signs the user in: the invite is spent in the same update that sets the password. */
-  async function redeemInvite(token: string, password: string): Promise<NewSession> {
+  async function redeemInvite(token: string, password: string, address: string | null = null): Promise<NewSession> {
     const found = await findInvite(db, hashToken(token));
     if (!found) throw new AppError('invite_invalid', 'This invite link is not valid any more: ask for a new one');
     const problem = passwordProblem(password, found.email);
@@ -82,7 +108,7 @@ export function createSessionService(deps: { db: Db; publicUrl: string; twoFacto
     const passwordHash = await argonHash(password, ARGON);
     const userId = await acceptInvite(db, hashToken(token), passwordHash);
     if (!userId) throw new AppError('invite_invalid', 'This invite link is not valid any more: ask for a new one');
-    return open(db, { kind: 'user', userId });
+    return signIn({ id: userId, accountId: found.account_id, email: found.email }, address, 'invite');
   }
 
   /**
@@ -93,27 +119,29 @@ export function createSessionService(deps: { db: Db; publicUrl: string; twoFacto
    * of a session, and the failure count is left as it is: only a whole sign-in clears it, so re-entering the
    * password does not buy more guesses at the code.
    */
-  async function login(emailGiven: string, password: string, deviceCookie?: string): Promise<NewSession | SecondFactorChallenge> {
+  async function login(emailGiven: string, password: string, deviceCookie?: string, address: string | null = null): Promise<NewSession | SecondFactorChallenge> {
     const email = normalEmail(emailGiven);
     const device = deps.throttle.trustedDevice(deviceCookie, email);
     await deps.throttle.refuseWhileDelayed(email, device);
     const candidates = await loginCandidates(db, email);
-    let userId: string | null = null;
+    let matched: (typeof candidates)[number] | null = null;
     for (const c of candidates) {
-      if (await argonVerify(c.password_hash, password)) { userId = c.id; break; }
+      if (await argonVerify(c.password_hash, password)) { matched = c; break; }
     }
     if (candidates.length === 0) await argonVerify(await DUMMY_HASH(), password);
-    if (!userId) {
+    if (!matched) {
       await deps.throttle.failed(email, device);
+      await failed(candidates[0], email, address, 'invalid_credentials');
       throw new AppError('invalid_credentials', 'Wrong email or password');
     }
+    const userId = matched.id;
     if (await deps.twoFactor.required(userId)) {
       const challenge = newToken();
       await insertChallenge(db, { tokenHash: hashToken(challenge), userId, email, expiresAt: new Date(Date.now() + CHALLENGE_MINUTES * 60_000) });
       return { challenge, expiresIn: CHALLENGE_MINUTES * 60 };
     }
     await deps.throttle.succeeded(email, device);
-    return open(db, { kind: 'user', userId });
+    return signIn({ id: userId, accountId: matched.account_id, email }, address, 'password');
   }
 
   /**
@@ -121,7 +149,7 @@ export function createSessionService(deps: { db: Db; publicUrl: string; twoFacto
    * code counts like a wrong password (on the device cookie's count for a known browser); a right one is spent,
    * as is the challenge.
    */
-  async function verifySecondFactor(challenge: string, code: string, deviceCookie?: string): Promise<NewSession> {
+  async function verifySecondFactor(challenge: string, code: string, deviceCookie?: string, address: string | null = null): Promise<NewSession> {
     const tokenHash = hashToken(challenge);
     const found = await findChallenge(db, tokenHash);
     if (!found) throw new AppError('unauthorized', 'This sign-in has expired: enter your email and password again');
@@ -129,19 +157,27 @@ export function createSessionService(deps: { db: Db; publicUrl: string; twoFacto
     await deps.throttle.refuseWhileDelayed(found.email, device);
     if (!(await deps.twoFactor.check(found.user_id, code))) {
       await deps.throttle.failed(found.email, device);
+      await failed({ id: found.user_id, account_id: found.account_id }, found.email, address, 'invalid_code');
       throw new AppError('invalid_code', 'That code is not right, or was used already: try the current one', {
         details: [{ field: 'code', message: 'Wrong or already used code' }],
       });
     }
     if (!(await endChallenge(db, tokenHash))) throw new AppError('unauthorized', 'This sign-in has expired: enter your email and password again');
     await deps.throttle.succeeded(found.email, device);
-    return open(db, { kind: 'user', userId: found.user_id });
+    return signIn({ id: found.user_id, accountId: found.account_id, email: found.email }, address, 'password and second factor');
   }
 
-  async function operatorLogin(given: string, operatorToken: string | null): Promise<NewSession> {
+  async function operatorLogin(given: string, operatorToken: string | null, address: string | null = null): Promise<NewSession> {
     if (!operatorToken) throw new AppError('forbidden', 'The operator console is disabled: set TASMAN_ADMIN_TOKEN');
-    if (!sameSecret(given, operatorToken)) throw new AppError('invalid_credentials', 'Wrong operator token');
-    return open(db, { kind: 'operator', operatorTokenHash: hashToken(operatorToken) });
+    if (!sameSecret(given, operatorToken)) {
+      await deps.refused({ accountId: null, actor: { type: 'anonymous', id: null, label: null, address }, action: 'operator.sign_in_failed', reason: 'invalid_credentials' });
+      throw new AppError('invalid_credentials', 'Wrong operator token');
+    }
+    return db.transaction(async (tx) => {
+      const created = await open(tx, { kind: 'operator', operatorTokenHash: hashToken(operatorToken) });
+      await record(tx, { accountId: null, actor: { type: 'operator', id: null, label: 'operator', address }, action: 'operator.signed_in' });
+      return created;
+    });
   }
 
   async function logout(token: string | undefined): Promise<{ ok: true }> {

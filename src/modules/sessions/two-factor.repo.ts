@@ -86,8 +86,8 @@ export async function insertChallenge(db: Executor, row: { tokenHash: string; us
 
 /** A live challenge of a user who may still sign in (not removed, second factor still on). */
 export async function findChallenge(db: Executor, tokenHash: string) {
-  const [row] = await rows<{ user_id: string; email: string }>(db, sql`
-    select c.user_id, c.email from login_challenges c join account_users u on u.id = c.user_id
+  const [row] = await rows<{ user_id: string; email: string; account_id: string }>(db, sql`
+    select c.user_id, c.email, u.account_id from login_challenges c join account_users u on u.id = c.user_id
     where c.token_hash = ${tokenHash} and c.expires_at > now() and u.removed_at is null and u.totp_enabled_at is not null`);
   return row ?? null;
 }

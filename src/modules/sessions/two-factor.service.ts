@@ -8,6 +8,7 @@ import type { SignInThrottle } from './sign-in-throttle.ts';
 import { findUser } from '../users/users.repo.ts';
 import { grantable } from '../users/team-rules.ts';
 import { requireWithin } from '../../platform/permissions.ts';
+import { record } from '../../platform/audit/record.ts';
 import { claimStep, clearTotp, enableTotp, setPendingSecret, spendRecoveryCode, totpState, type TotpState } from './two-factor.repo.ts';
 
 function userOf(actor: Actor): NonNullable<Actor['user']> {
@@ -60,9 +61,16 @@ export function createTwoFactorService(deps: { db: Db; secretKey: Buffer; thrott
     const step = await acceptedStep(open(deps.secretKey, state.sealed), code, now(), null);
     if (step === null) throw wrong('code', 'That code is not right: check the app shows Tasman and your email, and try the current code');
     const codes = newRecoveryCodes();
-    if (!(await enableTotp(db, user.id, state.sealed, step, codes.map(hashRecoveryCode)))) {
-      throw new AppError('conflict', 'The enrolment changed meanwhile: start again');
-    }
+    const sealed = state.sealed;
+    await db.transaction(async (tx) => {
+      if (!(await enableTotp(tx, user.id, sealed, step, codes.map(hashRecoveryCode)))) {
+        throw new AppError('conflict', 'The enrolment changed meanwhile: start again');
+      }
+      await record(tx, {
+        accountId: actor.accountId, actor, action: 'two_factor.enabled', target: { type: 'user', id: user.id },
+        before: { two_factor: false }, after: { two_factor: true, recovery_codes_issued: codes.length },
+      });
+    });
     return { enabled: true as const, recovery_codes: codes };
   }
 
@@ -91,7 +99,13 @@ export function createTwoFactorService(deps: { db: Db; secretKey: Buffer; thrott
         throw wrong('code', 'Give a current code from your app, a recovery code or your password');
       }
     }
-    await clearTotp(db, actor.accountId, user.id);
+    await db.transaction(async (tx) => {
+      await clearTotp(tx, actor.accountId, user.id);
+      await record(tx, {
+        accountId: actor.accountId, actor, action: 'two_factor.disabled', target: { type: 'user', id: user.id },
+        before: { two_factor: state.enabledAt !== null }, after: { two_factor: false },
+      });
+    });
     return { ok: true };
   }
 
@@ -109,7 +123,10 @@ export function createTwoFactorService(deps: { db: Db; secretKey: Buffer; thrott
       throw new AppError('permission_denied', 'Nobody but the owner turns the owner\'s two-factor authentication off');
     }
     requireWithin(actor, grantable(target), 'reset the two-factor authentication of a member who holds a permission you do not have');
-    if (!(await clearTotp(db, actor.accountId, memberId))) throw notFound('User');
+    await db.transaction(async (tx) => {
+      if (!(await clearTotp(tx, actor.accountId, memberId))) throw notFound('User');
+      await record(tx, { accountId: actor.accountId, actor, action: 'two_factor.reset', target: { type: 'user', id: memberId }, after: { two_factor: false } });
+    });
     return { ok: true };
   }
 

@@ -4,6 +4,8 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { canonicalTimeZone, quietHoursProblem, readSettings, toSettingsView, type SettingsView } from './account-settings.ts';
 import { mergeAccountSettings } from './settings.repo.ts';
 import type { SettingsUpdate } from './settings.schemas.ts';
+import { record } from '../../platform/audit/record.ts';
+import { changedFields } from '../../platform/audit/redact.ts';
 
 const invalid = (field: string, message: string) =>
   new AppError('validation_failed', `${field}: ${message}`, { details: [{ field, message }] });
@@ -43,9 +45,14 @@ export function createSettingsService(deps: { db: Db }) {
 
   async function update(actor: Actor, input: SettingsUpdate) {
     const changes = settingsChanges(input);
-    const settings = Object.keys(changes).length === 0
-      ? toSettingsView(actor.account.settings)
-      : await applySettings(deps.db, actor.accountId, changes);
+    const before = toSettingsView(actor.account.settings);
+    if (Object.keys(changes).length === 0) return { ok: true as const, settings: before };
+    const settings = await deps.db.transaction(async (tx) => {
+      const after = await applySettings(tx, actor.accountId, changes);
+      // Before: as read with the caller's key or session at the start of the request.
+      await record(tx, { accountId: actor.accountId, actor, action: 'settings.updated', target: { type: 'account', id: actor.accountId }, ...changedFields(before, after) });
+      return after;
+    });
     return { ok: true as const, settings };
   }
 

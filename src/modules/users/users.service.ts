@@ -6,6 +6,7 @@ import { findAccount, updateAccount } from '../accounts/accounts.repo.ts';
 import { loadManagedAccount } from '../accounts/access.ts';
 import { cutKeysOfUser } from '../keys/keys.repo.ts';
 import { record } from '../../platform/audit/record.ts';
+import { changedFields } from '../../platform/audit/redact.ts';
 import { hasOwner, insertUser, listUsers, lockTeam, lockUser, removeUser, updateUser, type UserRow } from './users.repo.ts';
 import { assertMayChange, assertMayGrant, memberFields, settle, type MemberState } from './team-rules.ts';
 
@@ -171,6 +172,7 @@ export function createUserService(deps: { db: Db; invite: (db: Executor, account
   async function setAccess(actor: Actor, accountId: string, input: { managed_by_parent?: boolean; team_access_from_parent?: boolean }) {
     await db.transaction(async (tx) => {
       const row = await loadManagedAccount(tx, actor, accountId, { write: true, lock: true });
+      const before = { managed_by_parent: row.managedByParent, team_access_from_parent: row.teamAccessFromParent };
       if (input.managed_by_parent === false && !row.email) {
         throw new AppError('validation_failed', 'A sub-account needs an email before it can manage itself', {
           details: [{ field: 'managed_by_parent', message: 'requires the sub-account to have an email' }],
@@ -179,6 +181,10 @@ export function createUserService(deps: { db: Db; invite: (db: Executor, account
       await updateAccount(tx, accountId, {
         ...(input.managed_by_parent !== undefined ? { managedByParent: input.managed_by_parent } : {}),
         ...(input.team_access_from_parent !== undefined ? { teamAccessFromParent: input.team_access_from_parent } : {}),
+      });
+      await record(tx, {
+        accountId, actor, action: 'sub_account.access_changed', target: { type: 'account', id: accountId },
+        ...changedFields(before, { ...before, ...input }),
       });
     });
     return { ok: true };

@@ -5,6 +5,8 @@ import type { Db } from '../../platform/db/client.ts';
 import { AppError, notFound, type ErrorCode } from '../../platform/errors.ts';
 import { DEFAULT_EVENTS, OFFERED_EVENTS, type WebhookEvent, type WebhookKind } from './outbox.ts';
 import { generateSecret } from './signature.ts';
+import { record } from '../../platform/audit/record.ts';
+import { changedFields } from '../../platform/audit/redact.ts';
 import { checkWebhookUrl, type UrlCheckCode } from './url-guard.ts';
 import { maskCredentials, splitCredentials } from './url-credentials.ts';
 import { storeSealedCredentials, urlsWithCredentials } from './url-credentials.repo.ts';
@@ -103,9 +105,19 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     // Secure by default: an endpoint without a secret gets one now, returned once in this response.
     const secret = generateSecret();
     const parts = splitCredentials(url);
-    const row = await upsertEndpoint(db, actor.accountId, kind, {
-      url: parts.url, enabled: input.enabled, events, sealed: seal(deps.secretKey, secret),
-      credentials: parts.credentials === null ? null : seal(deps.secretKey, parts.credentials),
+    const row = await db.transaction(async (tx) => {
+      const old = (await listEndpoints(tx, actor.accountId)).find((e) => e.kind === kind);
+      const saved = await upsertEndpoint(tx, actor.accountId, kind, {
+        url: parts.url, enabled: input.enabled, events, sealed: seal(deps.secretKey, secret),
+        credentials: parts.credentials === null ? null : seal(deps.secretKey, parts.credentials),
+      });
+      // The URL as the API shows it (credentials masked); a secret made now is recorded as made, never itself.
+      const after = { ...view(saved), ...(saved.secretGenerated ? { signing_secret_created: true } : {}) };
+      await record(tx, {
+        accountId: actor.accountId, actor, action: old ? 'webhook.updated' : 'webhook.created', target: { type: 'webhook', id: kind },
+        ...(old ? changedFields(view(old), after) : { after }),
+      });
+      return saved;
     });
     return {
       ...view(row), created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
@@ -120,7 +132,16 @@ export function createWebhookService(deps: WebhookServiceDeps) {
    */
   async function rotateSecret(actor: Actor, kind: WebhookKind): Promise<{ secret: string }> {
     const secret = generateSecret();
-    const saved = await setSealedSecret(db, actor.accountId, kind, seal(deps.secretKey, secret), ROTATION_OVERLAP_MS);
+    const saved = await db.transaction(async (tx) => {
+      const done = await setSealedSecret(tx, actor.accountId, kind, seal(deps.secretKey, secret), ROTATION_OVERLAP_MS);
+      if (done) {
+        await record(tx, {
+          accountId: actor.accountId, actor, action: 'webhook.secret_rotated', target: { type: 'webhook', id: kind },
+          after: { secret_rotated: true, previous_secret_valid_hours: ROTATION_OVERLAP_MS / 3_600_000 },
+        });
+      }
+      return done;
+    });
     if (!saved) {
       const path = kind === 'delivery_receipt' ? '/webhooks/delivery' : '/webhooks/inbound';
       throw new AppError('webhook_not_configured', `Set the webhook URL with PUT ${path} before rotating its secret`);

@@ -32,6 +32,9 @@ export interface AuditEntry {
   after?: Record<string, unknown> | null;
 }
 
+/** The refusals the audit log records: a caller tried something beyond its rights (not a CSRF slip, not a typo). */
+export const REFUSAL_CODES: ReadonlySet<string> = new Set(['permission_denied', 'insufficient_scope', 'forbidden']);
+
 const isRequestActor = (a: Actor | AuditActor): a is Actor => 'keyId' in a;
 
 /** The audit actor of a request's caller: the signed-in user, else the API key. */

@@ -41,8 +41,10 @@ export function redact(fields: Record<string, unknown> | null | undefined): Reco
 
 /** Only the fields whose value differs between before and after (both redacted), for an update's entry. */
 export function changedFields(
-  before: Record<string, unknown>, after: Record<string, unknown>,
+  was: object, now: object,
 ): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const before = was as Record<string, unknown>;
+  const after = now as Record<string, unknown>;
   const b: Record<string, unknown> = {};
   const a: Record<string, unknown> = {};
   for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {

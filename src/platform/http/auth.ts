@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Actor } from '../actor.ts';
 import { AppError, type ErrorCode } from '../errors.ts';
+import { REFUSAL_CODES } from '../audit/entry.ts';
 import type { RateLimiter } from './rate-limit/index.ts';
 import { authorize, ROUTE_PERMISSIONS, type RoutePermission } from '../permissions.ts';
 
@@ -22,8 +23,6 @@ export type Authenticate = (token: string) => Promise<Actor | null>;
 
 /** A request refused for what its caller may do, once the caller is known: the audit log records it. */
 export type OnRefused = (actor: Actor, refusal: { code: ErrorCode; method: string; route: string }) => Promise<void>;
-/** The refusals that say a caller tried something beyond its rights (not a CSRF slip, not a missing record). */
-const REFUSALS = new Set<ErrorCode>(['permission_denied', 'insufficient_scope', 'forbidden']);
 
 /** A dashboard session cookie's actor and the CSRF token its writes must carry (modules/sessions). */
 export interface SessionAuth {
@@ -139,7 +138,7 @@ export function requireApiKey(
   const onRefused = deps.onRefused;
   if (onRefused) {
     scope.addHook('onError', async (request, _reply, error) => {
-      if (request.actor && error instanceof AppError && REFUSALS.has(error.code)) {
+      if (request.actor && error instanceof AppError && REFUSAL_CODES.has(error.code)) {
         await onRefused(request.actor, { code: error.code, method: request.method, route: request.routeOptions.url ?? request.url });
       }
     });

@@ -18,14 +18,23 @@ export function dateTime(iso: string | null | undefined, zone?: string): string 
 
 export const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
 
-/** A CSV file from rows (RFC 4180 quoting), downloaded by the browser. */
-export function downloadCsv(name: string, header: string[], rows: Array<Array<string | number | null>>) {
+/**
+ * CSV text (RFC 4180: CRLF line ends, a field with a comma, quote or line break quoted, quotes doubled). A value a
+ * spreadsheet would run as a formula (it begins with `=`, `@`, a tab or a carriage return, or with `+` or `-` and
+ * then something other than a digit) is prefixed with `'`; phone numbers (`+61…`) and negative numbers stay.
+ */
+export function csvText(header: string[], rows: Array<Array<string | number | null>>): string {
   const cell = (v: string | number | null) => {
-    const s = v === null ? '' : String(v);
+    const raw = v === null ? '' : String(v);
+    const s = /^([=@\t\r]|[+-](?!\d))/.test(raw) ? `'${raw}` : raw;
     return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  const text = [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+}
+
+/** A CSV file from rows (csvText), downloaded by the browser. */
+export function downloadCsv(name: string, header: string[], rows: Array<Array<string | number | null>>) {
+  const url = URL.createObjectURL(new Blob([csvText(header, rows)], { type: 'text/csv' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;
