@@ -87,7 +87,7 @@ describe('audit log: a day of an account', () => {
     });
     expect(by('webhook.secret_rotated')).toMatchObject({ actor: ownerActor, after: { secret_rotated: true } });
     expect(by('team.member_invited')).toMatchObject({ actor: ownerActor, target: { type: 'user', id: memberId }, after: { can_send: true, can_billing: false } });
-    expect(by('team.member_removed')).toMatchObject({ actor: ownerActor, target: { type: 'user', id: memberId }, before: { status: 'active' } });
+    expect(by('team.member_removed')).toMatchObject({ actor: ownerActor, target: { type: 'user', id: memberId }, before: { role: 'member', can_send: true }, after: null });
     expect(by('sub_account.created')).toMatchObject({ actor: ownerActor, target: { type: 'account', id: subId }, after: { business_name: 'Branch' } });
     expect(by('credits.allocated')).toMatchObject({
       actor: ownerActor, target: { type: 'account', id: subId }, before: { credits: 0 }, after: { credits: 10, amount: 10 },
