@@ -15,6 +15,11 @@ export interface SubmitRequest {
   receipt: boolean;
   /** The sending account: routes may pin an account to a carrier. */
   accountId?: string;
+  /**
+   * The caller records the accepted ids and then calls the result's `settle`: until then the accepted submits keep
+   * their slots in the bind's window (the dispatcher). Without it the slots free when the SMSC answers.
+   */
+  settles?: boolean;
 }
 
 /**
@@ -37,12 +42,18 @@ export type SubmitResult =
    * one receipt per segment, each naming its own segment, so segmentIds lists every segment's id in order.
    * carrier: the carrier that gave the ids (DEFAULT_CARRIER when absent).
    */
-  | { ok: true; smscMessageId: string; segmentIds?: string[]; carrier?: string; bind?: number }
+  | { ok: true; smscMessageId: string; segmentIds?: string[]; carrier?: string; bind?: number; settle?: Settle }
   /**
    * permanent: the SMSC refused this message and will refuse it again; otherwise retry later. `partial` when some
    * segments were accepted: the recipient may have part of the message, so it must not be resent as a whole.
    */
-  | { ok: false; permanent: boolean; errorCode: string; message: string; partial?: PartialSubmit; carrier?: string; bind?: number };
+  | { ok: false; permanent: boolean; errorCode: string; message: string; partial?: PartialSubmit; carrier?: string; bind?: number; settle?: Settle };
+
+/**
+ * Call once the accepted ids are committed (or given up): until then the accepted submits keep their slots in the
+ * bind's window, so a crash resends at most a window per bind (docs/decisions/0067-duplicates-bounded-by-the-window.md).
+ */
+export type Settle = () => void;
 
 export type ReceiptState =
   | 'delivered' | 'undelivered' | 'expired' | 'rejected' | 'deleted' | 'unknown' | 'enroute' | 'accepted';

@@ -6,7 +6,8 @@
 // submit arrived (performance.now(), so a test can count submits per connection per second without pipe delays).
 // Env: SMSC_PORT (0 picks one; printed as `LISTENING <port>`), SMSC_SYSERR_FILE (while that file exists,
 // every submit_sm is refused with ESME_RSYSERR: an SMSC in trouble), SMSC_RECEIPTS=0 (no automatic receipts),
-// SMSC_MESSAGE_ID (answer every submit with this id, as two carriers' equal ids).
+// SMSC_MESSAGE_ID (answer every submit with this id, as two carriers' equal ids), SMSC_RESEND_RECEIPTS=1 (a
+// receipt whose deliver_sm_resp never came, its connection gone, is sent again on the next bind, as real SMSCs do).
 // Stdin: `DELIVER <session> <json>` sends a deliver_sm with those fields on that connection, and writes
 // `DELIVERED <session> <command_status of the ESME's answer>`.
 import { existsSync, writeSync } from 'node:fs';
@@ -17,10 +18,19 @@ import smpp from 'smpp';
 const prefix = randomBytes(2).toString('hex').toUpperCase();
 let counter = 0;
 const sessions = [];
+// Receipts not yet acknowledged, by id: sent again on the next bind when SMSC_RESEND_RECEIPTS=1.
+const unacknowledged = new Map();
+const sendReceipt = (session, id, fields) => {
+  unacknowledged.set(id, fields);
+  session.deliver_sm(fields, (resp) => { if (resp.command_status === 0) unacknowledged.delete(id); });
+};
 const server = smpp.createServer({}, (session) => {
   const index = sessions.push(session) - 1;
   session.on('error', () => {});
-  session.on('bind_transceiver', (pdu) => session.send(pdu.response({ system_id: 'NPMSMSC' })));
+  session.on('bind_transceiver', (pdu) => {
+    session.send(pdu.response({ system_id: 'NPMSMSC' }));
+    if (process.env.SMSC_RESEND_RECEIPTS === '1') for (const [id, fields] of unacknowledged) sendReceipt(session, id, fields);
+  });
   session.on('enquire_link', (pdu) => session.send(pdu.response()));
   session.on('unbind', (pdu) => { session.send(pdu.response()); session.close(); });
   session.on('submit_sm', (pdu) => {
@@ -33,7 +43,7 @@ const server = smpp.createServer({}, (session) => {
     writeSync(1, `SUBMIT ${pdu.destination_addr} ${id} ${index} ${performance.now().toFixed(3)}\n`);
     session.send(pdu.response({ message_id: id }));
     if (pdu.registered_delivery && process.env.SMSC_RECEIPTS !== '0') {
-      session.deliver_sm({
+      sendReceipt(session, id, {
         source_addr: pdu.destination_addr, destination_addr: pdu.source_addr, esm_class: 0x04, receipted_message_id: id, message_state: 2,
         short_message: `id:${id} sub:001 dlvrd:001 submit date:2611220000 done date:2611220000 stat:DELIVRD err:000 text:`,
       });

@@ -1,8 +1,9 @@
 // The binds of one carrier: N connections to one SMSC that share its messages. Each bind is a bind_transceiver,
 // or a bind_transmitter (submits) with a bind_receiver beside it (receipts and inbound). Every bind has its own
 // window and its own TPS token bucket, so the carrier's limits are per bind exactly as the SMSC counts them.
-// A message goes to the bound bind with the fewest submits pending (waiting for a token, a window slot or
-// an answer): the binds stay evenly loaded, and a bind that slows down is given less.
+// A message goes to the bound bind with the most room in its window, where an accepted submit keeps its slot until
+// the dispatcher has recorded its id (decision 0067): the binds stay evenly loaded, and a bind that slows down is
+// given less.
 import { createSmppClient, type SmppClient, type SmppClientOptions } from './client.ts';
 
 export type BindMode = 'transceiver' | 'transmitter_receiver';
@@ -51,6 +52,11 @@ export interface Bind {
   client: SmppClient;
   receiver: SmppClient | undefined;
   pending: number;
+  /**
+   * submit_sm slots taken: segments waiting or in flight, plus accepted segments whose ids are not yet committed
+   * (the dispatcher's `sent` write). Never more than the window: a crash resends at most that many (decision 0067).
+   */
+  held: number;
   submitted: number;
   errors: number;
   rate: ReturnType<typeof createRate>;
@@ -68,8 +74,11 @@ export function createBindPool(options: SmppClientOptions & { binds?: number; bi
     index,
     client: createSmppClient({ ...options, bind: split ? 'bind_transmitter' : 'bind_transceiver' }),
     receiver: split ? createSmppClient({ ...options, bind: 'bind_receiver' }) : undefined,
-    pending: 0, submitted: 0, errors: 0, rate: createRate(),
+    pending: 0, held: 0, submitted: 0, errors: 0, rate: createRate(),
   }));
+  const window = Math.max(1, options.window);
+  let freed: Array<() => void> = [];
+  const fits = (b: Bind, need: number) => b.held === 0 || b.held + need <= window;
   const clients = binds.flatMap((b) => (b.receiver ? [b.client, b.receiver] : [b.client]));
 
   return {
@@ -82,6 +91,36 @@ export function createBindPool(options: SmppClientOptions & { binds?: number; bi
         if (!best || b.pending < best.pending) best = b;
       }
       return best ?? binds.reduce((a, b) => (b.pending < a.pending ? b : a));
+    },
+    /**
+     * A bind with room for `need` submit_sm in its window, counting accepted submits not yet recorded (held): the
+     * bound bind with the most room; it waits while every bound bind is full. With no bind bound, the least held
+     * (its submit then waits for a bind, or fails as not bound). The slots are taken; `free` gives them back.
+     */
+    async acquire(need: number): Promise<Bind> {
+      for (;;) {
+        let best: Bind | undefined;
+        let anyBound = false;
+        for (const b of binds) {
+          if (!b.client.state().bound) continue;
+          anyBound = true;
+          if (fits(b, need) && (!best || b.held < best.held)) best = b;
+        }
+        if (!anyBound) best = binds.reduce((a, b) => (b.held < a.held ? b : a));
+        if (best) {
+          best.held += need;
+          return best;
+        }
+        await new Promise<void>((resolve) => { freed.push(resolve); });
+      }
+    },
+    /** Gives back window slots taken by acquire (refused submits at once, accepted ones once recorded). */
+    free(bind: Bind, n: number): void {
+      if (n <= 0) return;
+      bind.held = Math.max(0, bind.held - n);
+      const waiting = freed;
+      freed = [];
+      for (const wake of waiting) wake();
     },
     async start(waitMs?: number) { await Promise.all(clients.map((c) => c.start(waitMs))); },
     async stop() { await Promise.all(clients.map((c) => c.stop())); },

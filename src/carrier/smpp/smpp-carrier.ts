@@ -184,8 +184,10 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
     if (base.sourceAddr.length > 20 || base.destinationAddr.length > 20) {
       return failure(true, 'invalid_address', 'address longer than 20 characters');
     }
-    // Every segment of a message goes through one bind: the least loaded one that is bound.
-    const bind = pool.pick();
+    // Every segment of a message goes through one bind: the bound one with the most room in its window, where an
+    // accepted segment keeps its slot until the dispatcher has recorded its id (`settle`, decision 0067).
+    const need = encoded.segments.length;
+    const bind = await pool.acquire(need);
     bind.pending += 1;
     const results = await Promise.allSettled(
       encoded.segments.map((shortMessage) => bind.client.submit({ ...base, shortMessage }, {}, options.submitWaitMs)))
@@ -213,6 +215,10 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
     }
     // One permanently refused segment sinks the message whatever happened to the others: resending won't help.
     const failed = permanent ?? temporary;
+    // Accepted segments keep their slots until the caller has recorded their ids, when it says it will.
+    let held = request.settles ? accepted.length : 0;
+    pool.free(bind, need - held);
+    const settle = () => { pool.free(bind, held); held = 0; };
     bind.submitted += accepted.length;
     bind.rate.add(accepted.length);
     if (failed) bind.errors += 1;
@@ -220,10 +226,10 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
       if (accepted.length === 0) return failed;
       // The recipient may already have these parts: the message must not be resent whole (see README).
       log.warn({ id: request.id, accepted: ids, errorCode: failed.errorCode }, 'some segments were accepted before a failure');
-      return { ...failed, partial: { segments: encoded.segments.length, accepted }, carrier: carrierName, bind: bind.index };
+      return { ...failed, partial: { segments: encoded.segments.length, accepted }, carrier: carrierName, bind: bind.index, settle };
     }
     log.debug({ id: request.id, smscIds: ids, segments: ids.length }, 'submitted');
-    return { ok: true, smscMessageId: ids[0] ?? '', ...(ids.length > 1 ? { segmentIds: ids } : {}), carrier: carrierName, bind: bind.index };
+    return { ok: true, smscMessageId: ids[0] ?? '', ...(ids.length > 1 ? { segmentIds: ids } : {}), carrier: carrierName, bind: bind.index, settle };
   }
 
   async function queryReceipt(ref: { smscMessageId: string; from: string }): Promise<QueryOutcome> {

@@ -94,7 +94,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   async function submit(c: Claimed): Promise<SubmitResult> {
     if (c.body === null) return { ok: false, permanent: true, errorCode: 'content_deleted', message: 'the body was removed' };
     try {
-      return await carrier.submit({ id: c.id, from: c.sender, to: c.recipient, text: c.body, receipt: true, accountId: c.accountId });
+      return await carrier.submit({ id: c.id, from: c.sender, to: c.recipient, text: c.body, receipt: true, accountId: c.accountId, settles: true });
     } catch (err) {
       return { ok: false, permanent: false, errorCode: 'carrier_error', message: (err as Error).message };
     }
@@ -103,7 +103,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   async function handle(c: Claimed, release: () => void): Promise<void> {
     const result = await submit(c);
     if (result.ok) {
-      // The SMSC has answered: the window slot is free while the write is pending (the lease is still renewed).
+      // The SMSC has answered: the worker's slot is free while the write is pending (the lease is still renewed);
+      // the bind's window slot stays taken until the write has committed (settle, decision 0067).
       release();
       const refs = refsOf(result);
       deps.receipts.submitted?.(refs);
@@ -114,12 +115,13 @@ export function createDispatcher(deps: DispatcherDeps) {
       }).catch(() => {
         // Given up (logged once per batch): receipts waiting for these ids go ahead and park; the lease runs out.
         deps.receipts.recorded?.(refs);
-      });
+      }).finally(() => result.settle?.());
       return;
     }
     if (result.partial) {
       // Some segments were accepted: resending would duplicate them on the handset (README.md).
-      const outcome = await failPartlySent(db, c, { partial: result.partial, carrier: result.carrier, bind: result.bind, errorCode: result.errorCode, sentAt: new Date() });
+      const outcome = await failPartlySent(db, c, { partial: result.partial, carrier: result.carrier, bind: result.bind, errorCode: result.errorCode, sentAt: new Date() })
+        .finally(() => result.settle?.());
       if (outcome) deps.onEvents?.();
       logger.warn({ id: c.id, errorCode: result.errorCode, accepted: result.partial.accepted.length, segments: result.partial.segments, refunded: outcome?.refunded ?? null }, 'dispatcher: message partly sent; failed, never-accepted parts refunded');
       if (outcome) await deps.receipts.resolveParked(result.partial.accepted.map((a) => a.smscMessageId));

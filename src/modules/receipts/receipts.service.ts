@@ -275,7 +275,8 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   return {
     /**
      * Applies a final receipt (or parks it), resolving after the commit. Answers which of the id's readings matched
-     * a message, or a conflict, so the carrier learns its id forms. A copy the SMSC resent is answered from memory.
+     * a message, or a conflict, so the carrier learns its id forms. A copy the SMSC resent while
+     * the first is being applied is answered with the first (recent-receipts.ts).
      */
     async onReceipt(receipt: Receipt): Promise<ReceiptAnswer> {
       // ENROUTE says nothing a client can act on; the message stays `sent`.

@@ -1,55 +1,35 @@
 import type { Receipt } from '../../carrier/carrier.ts';
 import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
 
-// An SMSC that thinks a deliver_sm_resp lost sends the receipt again. The copy is recognised here, in memory:
-// while the first is still being committed the copy waits for that commit (never acknowledged before it), and
-// once it has committed the copy is answered at once, with no statement, no second apply and no second webhook.
-// Receipts from another process, or older than this memory, reach the database, where "final once" absorbs them.
+// An SMSC that thinks a deliver_sm_resp lost sends the receipt again, and in a burst (acknowledgements slowed by
+// the burst itself) the copies would feed the storm. A copy that arrives while the first is being applied is
+// recognised here and answered with the first, when that commits (never before): no statement of its own, no
+// second apply, no second webhook. A copy after that commit reaches the database, where the batch finds the
+// message final and changes nothing. Only in-flight receipts are remembered: an id the SMSC reuses for a newer
+// message can carry the very same text, and a receipt taken for a copy of an older one would be lost.
 
-const KEEP = 20_000;
-const KEEP_MS = 10 * 60_000;
-
-/** What identifies one receipt: an id reused for a newer message gives a different state or done time. */
+/** What identifies one receipt. */
 const fingerprint = (r: Receipt): string =>
   [r.carrier ?? DEFAULT_CARRIER, r.smscMessageId, r.state, r.errorCode ?? '', r.doneAt?.getTime() ?? ''].join('\u0000');
 
-export function createRecentReceipts<T>(now: () => number = Date.now) {
+export function createRecentReceipts<T>() {
   const inProgress = new Map<string, Promise<T>>();
-  // Committed receipts, oldest first (a Map iterates in insertion order), with what they answered.
-  const done = new Map<string, { at: number; answer: T }>();
   let copies = 0;
-
-  const forget = () => {
-    const cutoff = now() - KEEP_MS;
-    for (const [key, entry] of done) {
-      if (done.size <= KEEP && entry.at >= cutoff) break;
-      done.delete(key);
-    }
-  };
-
   return {
-    /**
-     * Runs `apply` for a receipt not seen lately; a copy of one in progress waits for its commit, a copy of one
-     * committed answers at once with the first one's answer.
-     */
+    /** Runs `apply`, unless the same receipt is being applied: then answers with that one, after its commit. */
     async once(receipt: Receipt, apply: () => Promise<T>): Promise<T> {
       const key = fingerprint(receipt);
-      const committed = done.get(key);
-      if (committed) { copies++; return committed.answer; }
       const running = inProgress.get(key);
       if (running) { copies++; return running; }
       const work = apply();
       inProgress.set(key, work);
       try {
-        const answer = await work;
-        done.set(key, { at: now(), answer });
-        forget();
-        return answer;
+        return await work;
       } finally {
         inProgress.delete(key);
       }
     },
-    /** Copies recognised so far (resent receipts answered without a second apply). */
+    /** Copies recognised so far (resent receipts answered without an apply of their own). */
     copies: () => copies,
   };
 }

@@ -26,7 +26,7 @@ export interface JobContext {
   token: string;
   /**
    * Frees this item's concurrency slot before the handler returns (the item stays held, and its lease renewed,
-   * until then): the dispatcher frees its window slot when the SMSC answers, not when `sent` is written.
+   * until then): the dispatcher frees it when the SMSC answers (the bind keeps the window slot until `sent` is written).
    */
   release(): void;
 }
