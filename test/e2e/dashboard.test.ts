@@ -462,6 +462,7 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
       ['numbers', '/app/numbers', 'Numbers & Sender IDs'], ['keys', '/app/developers/keys', 'API keys'],
       ['webhooks', '/app/developers/webhooks', 'Webhooks'], ['team', '/app/team', 'Team'],
       ['sub-accounts', '/app/sub-accounts', 'Sub-accounts'], ['reports', '/app/reports', 'Reports'], ['settings', '/app/settings', 'Settings'],
+      ['audit', '/app/audit', 'Audit log'],
     ];
     const found: Record<string, string[]> = {};
     for (const [width, height, suffix] of [[1280, 900, 'desktop'], [390, 844, 'phone']] as const) {

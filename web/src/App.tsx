@@ -24,6 +24,7 @@ const SubAccountsPage = lazy(() => import('./pages/sub-accounts.tsx'));
 const ReportsPage = lazy(() => import('./pages/reports.tsx'));
 const SettingsPage = lazy(() => import('./pages/settings.tsx'));
 const SecurityPage = lazy(() => import('./pages/security.tsx'));
+const AuditPage = lazy(() => import('./pages/audit.tsx'));
 const OperatorPage = lazy(() => import('./pages/operator.tsx'));
 
 export function App() {
@@ -52,7 +53,9 @@ function navFor(s: SessionInfo) {
     ['/', 'Overview'], ['/send', 'Send'], ['/messages', 'Messages'], ['/campaigns', 'Campaigns'], ['/inbox', 'Inbox'],
     ['/optouts', 'Opt-outs'], ['/numbers', 'Numbers & Sender IDs'], ['/developers/keys', 'API keys'], ['/developers/webhooks', 'Webhooks'],
     ['/team', 'Team'], ...(s.account.hierarchy_enabled && !s.account.parent_account_id ? [['/sub-accounts', 'Sub-accounts']] : []),
-    ['/reports', 'Reports'], ['/settings', 'Settings'], ['/security', 'Security'],
+    // The audit log is for the owner and admins (the manage permission): members do not see it.
+    ['/reports', 'Reports'], ...(s.user.permissions?.includes('manage') ?? true ? [['/audit', 'Audit log']] : []),
+    ['/settings', 'Settings'], ['/security', 'Security'],
   ] as Array<[string, string]>;
 }
 
@@ -113,6 +116,7 @@ function Shell({ session }: { session: SessionInfo }) {
               <Route path="team" element={<TeamPage session={session} />} />
               <Route path="sub-accounts/*" element={<SubAccountsPage session={session} />} />
               <Route path="reports" element={<ReportsPage />} />
+              <Route path="audit" element={<AuditPage session={session} />} />
               <Route path="settings" element={<SettingsPage session={session} />} />
             <Route path="security" element={<SecurityPage session={session} />} />
               <Route path="*" element={<p>That page does not exist.</p>} />
