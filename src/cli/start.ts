@@ -11,8 +11,8 @@ import { joinCluster, relayAnswer, type ClusterPeer } from '../platform/cluster/
 /** Pretty and human on a terminal, JSON lines otherwise (LOG_FORMAT overrides); pino-pretty is loaded only then. */
 export async function processLogger(config: Config): Promise<Logger> {
   if (config.logFormat === 'json') return createLogger(config.logLevel);
-  const { default: pinoPretty } = await import('pino-pretty');
-  return createLogger(config.logLevel, pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', sync: true }));
+  const [{ default: pinoPretty }, { prettyOptions }] = await Promise.all([import('pino-pretty'), import('../platform/pretty-log.ts')]);
+  return createLogger(config.logLevel, pinoPretty(prettyOptions()));
 }
 
 /** What must hold before anything starts; each failure is one line that says what to do. */
