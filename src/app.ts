@@ -120,6 +120,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // API answers are never cached: many carry a secret (a new key, a signing secret, an invite link, recovery
+  // codes, a session's CSRF token), and a rule per route would miss the next one. Pages and assets set their own.
+  app.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control') && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
   // Method, route and status only: never headers (keys) or bodies (message text).
   app.addHook('onResponse', async (request, reply) => {
     requestLine?.info({
@@ -130,6 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const route = request.routeOptions.url ?? 'unmatched';
     deps.metrics.httpRequests.inc({ route, status: reply.statusCode });
     deps.metrics.httpDuration.observe({ route }, reply.elapsedTime / 1000);
+    // Mail a write queued (an invitation, a reset link) leaves once its transaction has committed.
+    if (request.method !== 'GET') deps.services.mail.kick();
   });
   // An empty body with a JSON content type (some clients send one on bodyless POST and DELETE) is no body.
   app.removeContentTypeParser(['application/json', 'text/plain']);

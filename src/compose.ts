@@ -25,6 +25,7 @@ import { createReportService } from './modules/reports/reports.service.ts';
 import { createAccountService } from './modules/accounts/accounts.service.ts';
 import { createAccountKeyService } from './modules/accounts/account-keys.service.ts';
 import { createUserService } from './modules/users/users.service.ts';
+import { insertUser } from './modules/users/users.repo.ts';
 import { createNumberService } from './modules/numbers/numbers.service.ts';
 import { createReceiptService } from './modules/receipts/receipts.service.ts';
 import { createStatusService } from './modules/status/status.service.ts';
@@ -33,6 +34,8 @@ import { receiptsWaiting } from './modules/carriers/carriers.repo.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createSignInThrottle } from './modules/sessions/sign-in-throttle.ts';
+import { createPasswordResetService } from './modules/sessions/password-reset.service.ts';
+import { createMailer } from './platform/mail/mailer.ts';
 import { createFailureCounter } from './platform/http/failure-counter.ts';
 import { createAddressThrottle } from './platform/http/address-throttle.ts';
 import { createTwoFactorService } from './modules/sessions/two-factor.service.ts';
@@ -77,7 +80,8 @@ function createServices(
   const throttle = createSignInThrottle({ failures, secretKey });
   const twoFactor = createTwoFactorService({ db, secretKey, throttle, now });
   const audit = createAuditService({ db, now });
-  const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor, throttle, refused: audit.refused });
+  const mail = createMailer({ db, smtpUrl: config.mail.smtpUrl, from: config.mail.from, logger: logger.child({ component: 'mail' }) });
+  const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor, throttle, mail, refused: audit.refused });
   const receipts = createReceiptService({
     db, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
     carrierValidityHours: Object.fromEntries((config.carriers.config?.carriers ?? []).map((c) => [c.id, c.validityHours])),
@@ -98,6 +102,8 @@ function createServices(
     /** Failed attempts at a secret per source address (AUTH_FAILURE_LIMIT a minute). */
     addressThrottle: createAddressThrottle({ failures, limit: config.authFailureLimit }),
     sessions,
+    mail,
+    passwordResets: createPasswordResetService({ db, publicUrl: config.publicUrl, mail, failures }),
     twoFactor,
     admin: createAdminService({ db, invite: sessions.invite }),
     messages,
@@ -112,9 +118,15 @@ function createServices(
     webhooks: createWebhookService({ db, secretKey, allowPrivate: config.webhook.allowPrivate, onQueued: () => webhooks.raise() }),
     optoutLink: createOptoutLinkService({ db, sharedSender: config.sharedSender }),
     reports: createReportService({ db }),
-    accounts: createAccountService({ db }),
+    accounts: createAccountService({
+      db,
+      inviteOwner: async (tx, accountId, email) => {
+        const owner = await insertUser(tx, accountId, { email, name: null, role: 'owner', canSend: true, canBilling: true });
+        if (owner) await sessions.invite(tx, accountId, owner.id);
+      },
+    }),
     accountKeys: createAccountKeyService({ db }),
-    users: createUserService({ db, invite: sessions.invite }),
+    users: createUserService({ db, invite: sessions.invite, emailSent: mail.sends }),
     numbers: createNumberService({ db, creditPriceCents: config.creditPriceCents, maxNumbers: config.maxNumbers }),
     receipts,
     inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),

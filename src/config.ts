@@ -64,6 +64,8 @@ export const ENV = Type.Object({
   PARKED_RECEIPT_MAX_AGE_HOURS: int(24, 1, 720, 'a receipt parked before its message was known and still held by no message after this many hours (1 to 720) is deleted; until then it is counted in `tasman_receipts_unmatched` and `GET /admin/carriers`'),
   RATE_LIMIT_RPS: int(50, 1, 1_000_000, 'requests per second per API key'),
   RATE_LIMIT_CONCURRENCY: int(25, 1, 1_000_000, 'concurrent requests per API key'),
+  SMTP_URL: optional('sends invitations, password resets and low-balance notices (`smtp://user:pass@host:587`, `smtps://…:465`); unset keeps them in the outbox the operator reads (`GET /admin/outbox`) and logs their links', 'unset: the outbox'),
+  MAIL_FROM: text('Tasman <no-reply@localhost>', 'the From of the mail Tasman sends'),
   HTTP_REQUEST_TIMEOUT: int(30, 1, 3600, 'seconds a client has to send a whole request, headers and body (headers alone: at most 10); a request that runs out is answered 408 and frees its API key\'s concurrency slot'),
   AUTH_FAILURE_LIMIT: int(20, 1, 1_000_000, 'failed sign-ins, operator-token, invite and reset-token attempts a minute from one address before its further failures answer 429'),
   TRUST_PROXY: optional('reverse proxies whose X-Forwarded-For is believed: addresses or CIDR ranges, or a hop count', 'off'),
@@ -282,6 +284,8 @@ export function loadConfig(env: Env = process.env) {
     /** A parked receipt no message holds is deleted after this long (receipts README). */
     parkedReceiptMaxAgeHours: e.PARKED_RECEIPT_MAX_AGE_HOURS,
     rateLimit: { rps: e.RATE_LIMIT_RPS, concurrency: e.RATE_LIMIT_CONCURRENCY },
+    /** Where mail goes: an SMTP server (SMTP_URL), else the database's outbox for the operator. */
+    mail: { smtpUrl: url('SMTP_URL', e.SMTP_URL, ['smtp:', 'smtps:']), from: e.MAIL_FROM },
     /** How long a client has to send a whole request (HTTP_REQUEST_TIMEOUT), in milliseconds. */
     requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT * 1000,
     /** Failed attempts at a secret per address per minute before further failures answer 429. */

@@ -39,7 +39,7 @@ it('a parent builds a sending customer through the API alone', async () => {
 
   const detail = await call(t.app, parentKey, 'GET', `/account/${customerId}`);
   expect(detail.body.account).toMatchObject({
-    business_name: 'Corner Bakery', credits: 25, daily_send_limit: 500, user_count: 1, number_count: 1, parent_account_id: parentId,
+    business_name: 'Corner Bakery', credits: 25, daily_send_limit: 500, user_count: 2, number_count: 1, parent_account_id: parentId,
   });
 
   // The customer sends from its number with its own key: named, and by default.

@@ -36,6 +36,7 @@ describe('POST /accounts', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ account_id: expect.any(String), id: res.body.account_id, email: 'owner@acme.test' });
+    // The email is the sub-account's owner, invited by email: its one user.
     const id = res.body.id as string;
     expect((await call(t.app, parent.apiKey, 'GET', '/balance')).body.credits).toBe(30);
 
@@ -44,7 +45,7 @@ describe('POST /accounts', () => {
     expect(got.body).toEqual({
       account: {
         id, business_name: 'Acme Dental', credits: 20, account_status: 'active', daily_send_limit: 100,
-        managed_by_parent: true, team_access_from_parent: false, user_count: 0, number_count: 0,
+        managed_by_parent: true, team_access_from_parent: false, user_count: 1, number_count: 0,
         email: 'owner@acme.test', parent_account_id: parent.accountId, created_at: expect.stringMatching(/Z$/),
         hierarchy_enabled: false, optout_exempt: true, inherit_parent_senders: false, abn: '51824753556',
         sending_number: null, default_sender_id_value: null,

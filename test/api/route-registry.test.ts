@@ -24,6 +24,7 @@ authSuite(() => t.app, apiKeyRoutes.map((r) => ({ method: r.method as 'GET', url
 const PUBLIC_ROUTES = [
   'GET /health', 'GET /ready',
   'POST /session', 'POST /session/two-factor', 'GET /session', 'DELETE /session', 'POST /invites/inspect', 'POST /invites/accept',
+  'POST /password/forgot', 'POST /password/reset',
   'POST /session/operator', 'GET /session/operator', 'DELETE /session/operator',
   'GET /status',
 ];

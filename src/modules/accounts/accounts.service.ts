@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/client.ts';
+import type { Db, Executor } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { requireWithin } from '../../platform/permissions.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -82,7 +82,12 @@ function auditView(row: AccountRow) {
   };
 }
 
-export function createAccountService(deps: { db: Db }) {
+export function createAccountService(deps: {
+  db: Db;
+  /** Adds the sub-account's owner (every permission) and emails their invitation, in the creating transaction. */
+  inviteOwner?: (tx: Executor, accountId: string, email: string) => Promise<void>;
+}) {
+
   const { db } = deps;
 
   async function list(actor: Actor) {
@@ -127,6 +132,8 @@ export function createAccountService(deps: { db: Db }) {
         accountId: parent.id, actor, action: 'sub_account.created', target: { type: 'account', id: child.id },
         after: { ...auditView(child), seed_credits: seed },
       });
+      // The email is the sub-account's owner: a user with every permission, invited by email like any owner.
+      if (email !== null) await deps.inviteOwner?.(tx, child.id, email);
       return { account_id: child.id, id: child.id, email: child.email };
     });
   }

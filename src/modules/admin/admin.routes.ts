@@ -9,6 +9,7 @@ import { adminListRoutes } from './admin-lists.routes.ts';
 import { adminAuditRoutes } from '../audit/audit.routes.ts';
 import { Country } from '../settings/settings.schemas.ts';
 import { operatorActor } from '../../platform/audit/entry.ts';
+import { outboxRoutes } from './outbox.routes.ts';
 
 /** What the simulator route needs of the built-in SMSC. */
 export interface InboundInjector {
@@ -143,6 +144,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
 
   await app.register(adminListRoutes, { services });
   await app.register(adminAuditRoutes, { services });
+  await app.register(outboxRoutes, { services });
 
   // Development only: answers while this process runs the built-in SMSC (SMPP_HOST unset), else 404.
   app.post('/admin/simulator/inbound', {

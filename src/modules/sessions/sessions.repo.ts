@@ -84,10 +84,13 @@ export async function loginCandidates(db: Executor, email: string) {
     order by u.created_at, u.id limit 5`);
 }
 
-/** Gives a member a fresh invite (replacing any earlier one, which stops working). */
-export async function setInvite(db: Executor, accountId: string, userId: string, inviteHash: string, expiresAt: Date): Promise<void> {
-  await db.update(accountUsers).set({ inviteHash, inviteExpiresAt: expiresAt })
-    .where(and(eq(accountUsers.accountId, accountId), eq(accountUsers.id, userId)));
+/** Gives a member a fresh invite (replacing any earlier one, which stops working); returns whom it is for. */
+export async function setInvite(db: Executor, accountId: string, userId: string, inviteHash: string, expiresAt: Date) {
+  const [row] = await rows<{ email: string; business_name: string }>(db, sql`
+    update account_users u set invite_hash = ${inviteHash}, invite_expires_at = ${expiresAt}
+    from accounts a where a.id = u.account_id and u.account_id = ${accountId} and u.id = ${userId}
+    returning u.email, a.business_name`);
+  return row ?? null;
 }
 
 export async function findInvite(db: Executor, inviteHash: string) {

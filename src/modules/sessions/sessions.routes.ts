@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { Services } from '../../compose.ts';
 import { CSRF_HEADER } from '../../platform/http/auth.ts';
 import {
-  InviteAccept, InviteInfo, InviteToken, Login, OperatorLogin, OperatorSessionInfo, SecondFactor, SecondFactorRequired, SESSION_EXAMPLE, SessionInfo,
+  InviteAccept, InviteInfo, InviteToken, Login, PasswordForgot, PasswordReset, OperatorLogin, OperatorSessionInfo, SecondFactor, SecondFactorRequired, SESSION_EXAMPLE, SessionInfo,
 } from './sessions.schemas.ts';
 
 const OPERATOR_SESSION_EXAMPLE = { csrf_token: 'Rk8mZ2pQ7vN1xC4bW9tY3sL6aH0dJ5fE' };
@@ -137,6 +137,27 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
       body: InviteAccept, response: { 200: SessionInfo },
     },
   }, async (request, reply) => signIn(request, reply, await guarded(request, () => sessions.redeemInvite(request.body.token, request.body.password, request.ip))));
+
+  app.post('/password/forgot', {
+    config: { contract: { sample: { body: { email: 'owner@example.com' } }, errors: [] } },
+    schema: {
+      tags, security, summary: 'Email a password reset link',
+      description: 'Answers 202 whatever the email, so it does not tell who has an account. The link works once, for an hour.',
+      body: PasswordForgot, response: { 202: Ok },
+    },
+  }, async (request, reply) => {
+    await services.passwordResets.forgot(request.body.email);
+    return reply.status(202).send({ ok: true });
+  });
+
+  app.post('/password/reset', {
+    config: { contract: { sample: { body: { token: 'the-token-from-the-reset-link', password: 'a long pass phrase' } }, errors: ['reset_invalid', 'weak_password', 'too_many_failures'] } },
+    schema: {
+      tags, security, summary: 'Choose a new password with a reset link',
+      description: 'Ends every session of the user; two-factor authentication stays on. Sign in afterwards with the new password.',
+      body: PasswordReset, response: { 200: Ok },
+    },
+  }, async (request) => guarded(request, () => services.passwordResets.reset(request.body.token, request.body.password, request.ip)));
 
   app.post('/session/operator', {
     config: { contract: { sample: { body: { token: 'the-operator-token' } }, response: OPERATOR_SESSION_EXAMPLE, errors: ['invalid_credentials', 'forbidden', 'too_many_failures'] } },

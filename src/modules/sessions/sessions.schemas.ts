@@ -14,6 +14,11 @@ export const InviteAccept = Type.Object({
   token: Token,
   password: described(Password, 'The password to set: at least 12 characters, not a common one (400 weak_password otherwise)'),
 });
+export const PasswordForgot = Type.Object({ email: Type.String({ minLength: 1, maxLength: 320, description: 'The email you sign in with' }) });
+export const PasswordReset = Type.Object({
+  token: Type.String({ minLength: 20, maxLength: 200, description: 'The token from the reset link (after the #)' }),
+  password: Type.String({ minLength: 1, maxLength: 1000, description: 'The new password' }),
+});
 export const InviteInfo = Type.Object({
   email: Type.String({ description: 'Who the invite is for' }),
   business_name: Type.String({ description: 'The account it joins' }),

@@ -10,6 +10,8 @@ import { endChallenge, findChallenge, insertChallenge } from './two-factor.repo.
 import type { SignInThrottle } from './sign-in-throttle.ts';
 import { record } from '../../platform/audit/record.ts';
 import type { AuditActor, AuditEntry } from '../../platform/audit/entry.ts';
+import type { Mailer } from '../../platform/mail/mailer.ts';
+import { inviteMail } from './mails.ts';
 import {
   acceptInvite, findInvite, findOperatorSession, findUserSession, insertSession,
   loginCandidates, revokeSession, setInvite, touchSession,
@@ -27,6 +29,8 @@ const ARGON = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost
 // processes never see a sign-in, and both cost resident memory at rest (decision 0037).
 const loadArgon = once(() => import('@node-rs/argon2'));
 const argonHash = async (password: string, options: typeof ARGON) => (await loadArgon()).hash(password, options);
+/** A new password's Argon2id hash. */
+export const hashPassword = (password: string) => argonHash(password, ARGON);
 export const argonVerify = async (hashed: string, password: string) => (await loadArgon()).verify(hashed, password);
 // Verified when an email has no account, so a missing email takes as long to refuse as a wrong password.
 const DUMMY_HASH = once(() => argonHash('tasman-dummy-password', ARGON));
@@ -53,7 +57,7 @@ function weakPassword(message: string): AppError {
  * the ways to become one and to stop being one. Cookie tokens and invite tokens are stored only as hashes.
  */
 export function createSessionService(deps: {
-  db: Db; publicUrl: string; twoFactor: TwoFactorService; throttle: SignInThrottle;
+  db: Db; publicUrl: string; twoFactor: TwoFactorService; throttle: SignInThrottle; mail: Mailer;
   /** The audit log's rate-capped writer of refusals (modules/audit): failed sign-ins. */
   refused: (entry: Omit<AuditEntry, 'outcome'> & { reason: string }) => Promise<void>;
 }) {
@@ -86,11 +90,16 @@ export function createSessionService(deps: {
     return { token, csrfToken };
   }
 
-  /** A fresh invite link for a member (invites and owner accounts); the token is in the fragment, never logged. */
+  /**
+   * A fresh invite link for a member (invites and owner accounts), emailed to them in the caller's transaction
+   * (the caller kicks the mailer once it commits). The token is in the fragment, so it never reaches access logs.
+   */
   async function invite(exec: Executor, accountId: string, userId: string): Promise<string> {
     const token = newToken();
-    await setInvite(exec, accountId, userId, hashToken(token), new Date(Date.now() + INVITE_DAYS * 86_400_000));
-    return `${deps.publicUrl}/app/invite#${token}`;
+    const to = await setInvite(exec, accountId, userId, hashToken(token), new Date(Date.now() + INVITE_DAYS * 86_400_000));
+    const link = `${deps.publicUrl}/app/invite#${token}`;
+    if (to) await deps.mail.queue(exec, inviteMail(to.email, to.business_name, link, accountId));
+    return link;
   }
 
   async function describeInvite(token: string) {

@@ -35,7 +35,7 @@ export const Invite = Type.Object({
 export const Invited = Type.Object({
   success: Type.Boolean({ description: 'true: the user is added' }),
   user: User,
-  email_sent: Type.Boolean({ description: 'false: Tasman sends no email' }),
+  email_sent: Type.Boolean({ description: 'true: the invitation was emailed (SMTP_URL); false: it waits in the operator\'s outbox, and invite_link is the way in' }),
   invite_link: Type.String({ description: 'Give it to the user: it opens the page where they choose a password (valid 7 days)' }),
 }, { description: 'The user is added and can sign in once they choose a password' });
 export const TeamMemberParams = Type.Object({ memberId: described(Uuid, 'The user\'s id, as GET /team lists it') });

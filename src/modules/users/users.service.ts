@@ -51,7 +51,7 @@ const view = (u: UserRow, source = u.source) => ({
 // Team members of an account and their roles (docs/permissions.md). A sub-account's team is its direct members
 // plus, when team_access_from_parent is on, the parent's members (listed with source "parent", with their role in
 // the parent). Every change is recorded in the audit log in its own transaction.
-export function createUserService(deps: { db: Db; invite: (db: Executor, accountId: string, userId: string) => Promise<string> }) {
+export function createUserService(deps: { db: Db; invite: (db: Executor, accountId: string, userId: string) => Promise<string>; emailSent: boolean }) {
   const { db } = deps;
 
   /**
@@ -68,7 +68,7 @@ export function createUserService(deps: { db: Db; invite: (db: Executor, account
       if (!user) throw new AppError('email_taken', 'This account already has a user with that email');
       const inviteLink = await deps.invite(tx, accountId, user.id);
       await audit(tx, { action: 'team.member_invited', accountId, actor, memberId: user.id, email: user.email, before: null, after: memberFields(user) });
-      return { success: true, user: view(user), email_sent: false, invite_link: inviteLink };
+      return { success: true, user: view(user), email_sent: deps.emailSent, invite_link: inviteLink };
     });
   }
 
@@ -134,7 +134,7 @@ export function createUserService(deps: { db: Db; invite: (db: Executor, account
     return { users: (await listUsers(db, accountId)).map((u) => view(u)) };
   }
 
-  /** Tasman sends no email: the member is added at once and `email_sent` is false. */
+  /** The member is added at once and emailed the link (`email_sent` true with SMTP_URL; else the outbox keeps it). */
   async function invite(actor: Actor, accountId: string, input: InviteInput) {
     await loadManagedAccount(db, actor, accountId, { write: true });
     return add(actor, accountId, input);

@@ -42,3 +42,25 @@ export const loginChallenges = pgTable('login_challenges', {
   email: text('email').notNull(),
   expiresAt: ts('expires_at').notNull(),
 }, (t) => [index('login_challenges_expires_idx').on(t.expiresAt)]);
+
+/** Mail waiting to be sent, or kept for the operator without SMTP_URL (migration 0028). */
+export const emailOutbox = pgTable('email_outbox', {
+  id: uuid('id').primaryKey(),
+  accountId: uuid('account_id'),
+  kind: text('kind').notNull(),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  body: text('body'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  sentAt: ts('sent_at'),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+});
+
+/** Password reset links, as the token's SHA-256: one use, an hour (migration 0028). */
+export const passwordResets = pgTable('password_resets', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id').notNull().references(() => accountUsers.id),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+}, (t) => [index('password_resets_user_idx').on(t.userId)]);
