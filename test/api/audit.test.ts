@@ -4,7 +4,7 @@ import { routesOf } from '../../src/platform/http/route-registry.ts';
 import { rows } from '../../src/platform/db/client.ts';
 import { deleteEntriesBefore } from '../../src/modules/audit/audit.repo.ts';
 import { retentionCutoff } from '../../src/modules/retention/cutoff.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount } from '../support/factories.ts';
 
 let t: TestApp;
@@ -95,6 +95,33 @@ describe('audit log: API keys', () => {
     const acct = await createAccount(t.app);
     const reader = await admin(t.app, 'POST', `/admin/accounts/${acct.accountId}/keys`, { name: 'reader', scopes: ['read', 'send'] });
     expect((await call(t.app, reader.body.key as string, 'GET', '/audit')).body.code).toBe('insufficient_scope');
+  });
+});
+
+describe('audit log: refusals', () => {
+  it('records at most 20 refusals per actor a minute, then one refusals_capped entry, and answers every refusal', async () => {
+    const acct = await createAccount(t.app);
+    const reader = await admin(t.app, 'POST', `/admin/accounts/${acct.accountId}/keys`, { name: 'reader', scopes: ['read'] });
+    for (let i = 0; i < 25; i++) {
+      expect((await call(t.app, reader.body.key as string, 'DELETE', `/keys/${acct.keyId}`)).status).toBe(403);
+    }
+    const { entries } = await audit(acct.apiKey, `?outcome=refused&actor=${reader.body.id as string}&limit=100`);
+    expect(entries.filter((e) => e.action === 'access.refused')).toHaveLength(20);
+    expect(entries.filter((e) => e.action === 'audit.refusals_capped')).toEqual([expect.objectContaining({ after: { per_minute: 20 } })]);
+    expect(entries).toHaveLength(21);
+  });
+
+  it('records the operator console\'s failed and successful sign-ins for the operator only', async () => {
+    const wrong = await t.app.inject({ method: 'POST', url: '/session/operator', payload: { token: 'not-the-operator-token' } });
+    expect(wrong.statusCode).toBe(401);
+    const right = await t.app.inject({ method: 'POST', url: '/session/operator', payload: { token: ADMIN_TOKEN } });
+    expect(right.statusCode).toBe(200);
+    const failed = await admin(t.app, 'GET', '/admin/audit?action=operator&limit=500');
+    const actions = (failed.body.entries as Entry[]).map((e) => [e.action, e.account_id, e.outcome]);
+    expect(actions).toContainEqual(['operator.sign_in_failed', null, 'refused']);
+    expect(actions).toContainEqual(['operator.signed_in', null, 'ok']);
+    const leaked = await rows<{ n: number }>(t.services.db, sql`select count(*)::int as n from audit_log a where row_to_json(a)::text like ${`%${ADMIN_TOKEN}%`} or row_to_json(a)::text like '%not-the-operator-token%'`);
+    expect(leaked[0]?.n).toBe(0);
   });
 });
 
