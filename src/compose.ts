@@ -82,11 +82,11 @@ function createServices(
   const audit = createAuditService({ db, now });
   const mail = createMailer({ db, smtpUrl: config.mail.smtpUrl, from: config.mail.from, logger: logger.child({ component: 'mail' }) });
   const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor, throttle, mail, refused: audit.refused });
+  const links = createLinkService({ db, base: config.optoutLinkBase, onEvents: () => webhooks.raise() });
   const receipts = createReceiptService({
-    db, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
+    db, linksOf: links.viewsOf, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
     carrierValidityHours: Object.fromEntries((config.carriers.config?.carriers ?? []).map((c) => [c.id, c.validityHours])),
   });
-  const links = createLinkService({ db, base: config.optoutLinkBase, onEvents: () => webhooks.raise() });
   const messages = createMessageService({
     db, optoutLinkBase: config.optoutLinkBase, links, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); }, now,
   });

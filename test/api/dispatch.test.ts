@@ -8,6 +8,7 @@ import { openDatabase, rows, type Database } from '../../src/platform/db/client.
 import { createDispatcher, type DispatcherDeps } from '../../src/modules/dispatch/dispatcher.jobs.ts';
 import { claimBatch, recordSent } from '../../src/modules/dispatch/dispatch.repo.ts';
 import { createReceiptService } from '../../src/modules/receipts/receipts.service.ts';
+import { noLinks } from '../../src/common/link-view.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { createScratchDatabase } from '../support/scratch-db.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
@@ -237,7 +238,7 @@ describe('two dispatchers on one queue (PostgreSQL)', () => {
       const carrier = testCarrier({ counts, delayMs: () => Math.floor(Math.random() * 3) });
       carriers.push(carrier);
       dispatchers.push(createDispatcher({
-        db: database.db, carrier, receipts: createReceiptService({ db: database.db }), window: 50, pollMs: 20, logger,
+        db: database.db, carrier, receipts: createReceiptService({ db: database.db, linksOf: noLinks }), window: 50, pollMs: 20, logger,
       }));
     }
     await Promise.all(dispatchers.map((d) => d.start()));

@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { insertMessages } from '../support/raw-messages.ts';
 import { rows } from '../../src/platform/db/client.ts';
 import { createReceiptService } from '../../src/modules/receipts/receipts.service.ts';
+import { noLinks } from '../../src/common/link-view.ts';
 
 let t: TestApp;
 // Its own database: expiry with a clock days ahead would end every other file's sent messages.
@@ -18,7 +19,7 @@ describe('expiry by carrier validity', () => {
     const [short, other, none] = [await insertMessages(db, { status: 'sent', count: 2 }), await insertMessages(db, { status: 'sent', count: 2 }), await insertMessages(db, { status: 'sent', count: 2 })];
     await db.execute(sql`update messages set smsc_carrier = 'short' where id = any(${`{${short!.join(',')}}`}::uuid[])`);
     await db.execute(sql`update messages set smsc_carrier = 'other' where id = any(${`{${other!.join(',')}}`}::uuid[])`);
-    const receipts = createReceiptService({ db, validityHours: 48, carrierValidityHours: { short: 2, long: 72 } });
+    const receipts = createReceiptService({ db, linksOf: noLinks, validityHours: 48, carrierValidityHours: { short: 2, long: 72 } });
     const statusOf = async () => Object.fromEntries((await rows<{ id: string; status: string }>(db, sql`select id, status from messages`)).map((r) => [r.id, r.status]));
     const hour = 3_600_000;
 

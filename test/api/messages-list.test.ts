@@ -119,7 +119,7 @@ describe('failure reasons', () => {
     const a = await createAccount(t.app);
     const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: mobile(), message: 'refused' });
     const id = sent.body.message_id as string;
-    const refused = await failAndRefund(t.services.db, {
+    const refused = await failAndRefund(t.services.db, t.services.receipts.linksOf, {
       id, accountId: a.accountId, campaignId: null, sender: '', recipient: '', body: null, credits: 1, attempts: 0, claim: null, createdAt: new Date(),
     }, 'ESME_RINVDSTADR');
     expect(refused).toBe(true);

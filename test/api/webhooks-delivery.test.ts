@@ -450,13 +450,45 @@ describe('end to end through the built-in SMSC', () => {
     expect(req!.headers['x-service-event']).toBe('message.dlr');
     await expectVerifiedEveryWay(req!, secret);
     const got = await call(t.app, a.apiKey, 'GET', `/message/${String(sent.body.message_id)}`);
-    // The body is GET /message/{id} without `links` (their click counts change after the receipt).
-    const { links, ...dlrShape } = got.body;
-    expect(links).toEqual([]);
-    expect(JSON.parse(req!.body)).toEqual(dlrShape);
-    expect(got.body).toMatchObject({ message: { status: 'delivered' }, delivery_receipt: { status: 'delivered' } });
+    // The body is GET /message/{id}, field for field.
+    expect(JSON.parse(req!.body)).toEqual(got.body);
+    expect(got.body).toMatchObject({ message: { status: 'delivered' }, delivery_receipt: { status: 'delivered' }, links: [] });
     const d = await settled(a, req!.headers['x-service-delivery'] as string);
     expect(d.status).toBe('delivered');
+  });
+
+  it('every kind of message ends with a message.dlr body shaped exactly as GET /message/{id}', async () => {
+    const r = await receiver();
+    const a = await createAccount(t.app, { credits: 20 });
+    await configure(a, r.url);
+    const n = () => String(Math.floor(Math.random() * 1000)).padStart(3, '0');
+    const kinds: Record<string, Record<string, unknown>> = {
+      delivered: { to: mobile(), message: 'Plain' },
+      undelivered: { to: `+61412${n()}999`, message: 'Undelivered' },
+      rejected: { to: `+61413${n()}996`, message: 'Refused at submit' },
+      links: { to: mobile(), message: 'Book at https://book.example/slot and https://map.example/x', link_tracking: true },
+      metadata: { to: mobile(), message: 'Tagged', metadata: { order: 'A-17' }, campaign: 'Shapes' },
+      long: { to: mobile(), message: 'ā'.repeat(200) },
+    };
+    const ids: Record<string, string> = {};
+    for (const [kind, body] of Object.entries(kinds)) {
+      const sent = await call(t.app, a.apiKey, 'POST', '/send', body);
+      expect(sent.status, kind).toBe(200);
+      ids[kind] = sent.body.message_id as string;
+    }
+    const reqs = await r.waitFor(Object.keys(kinds).length, 30_000);
+    const shape = (v: unknown): unknown => (Array.isArray(v) ? v.map(shape)
+      : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)])) : v === null ? null : typeof v);
+    for (const [kind, id] of Object.entries(ids)) {
+      const req = reqs.find((q) => (JSON.parse(q.body) as { message: { id: string } }).message.id === id);
+      expect(req, kind).toBeDefined();
+      const got = await call(t.app, a.apiKey, 'GET', `/message/${id}`);
+      // No click happened, so the bodies are equal; the shapes are compared too, to name a drifting field.
+      expect(shape(JSON.parse(req!.body)), kind).toEqual(shape(got.body));
+      expect(JSON.parse(req!.body), kind).toEqual(got.body);
+    }
+    const withLinks = JSON.parse(reqs.find((q) => q.body.includes(ids.links!))!.body) as { links: Array<{ url: string; clicks: number }> };
+    expect(withLinks.links.map((l) => [l.url, l.clicks])).toEqual([['https://book.example/slot', 0], ['https://map.example/x', 0]]);
   });
 
   it('a message the SMSC refuses at submit ends with message.dlr: delivery_receipt rejected, with the error code', async () => {
@@ -469,10 +501,7 @@ describe('end to end through the built-in SMSC', () => {
     const [req] = await r.waitFor(1, 15_000);
     await expectVerifiedEveryWay(req!, secret);
     const got = await call(t.app, a.apiKey, 'GET', `/message/${String(sent.body.message_id)}`);
-    // The body is GET /message/{id} without `links` (their click counts change after the receipt).
-    const { links, ...dlrShape } = got.body;
-    expect(links).toEqual([]);
-    expect(JSON.parse(req!.body)).toEqual(dlrShape);
+    expect(JSON.parse(req!.body)).toEqual(got.body);
     expect(got.body).toMatchObject({
       message: { status: 'failed', sent_at: null },
       delivery_receipt: { status: 'rejected', received_at: expect.stringMatching(/Z$/), error_code: expect.stringMatching(/.+/) },

@@ -48,7 +48,7 @@ export function createCampaignService(deps: { db: Db }) {
         scheduled_at: scheduledAt === null ? null : new Date(scheduledAt).toISOString(),
       },
       stats,
-      messages: items.map((m) => toMessageView(m).message),
+      messages: items.map((m) => toMessageView(m, []).message),
       limit: page.limit,
       offset: page.offset,
     };

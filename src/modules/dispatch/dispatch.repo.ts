@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows, rows, type Executor } from '../../platform/db/client.ts';
+import type { LinksOf } from '../../common/link-view.ts';
 import { claimRowsInIndexOrder } from '../../platform/db/queue-claim.ts';
 import { findRowsByIndex } from '../../platform/db/index-lookups.ts';
 import { DEFAULT_CARRIER, type PartialSubmit } from '../../carrier/carrier.ts';
@@ -155,7 +156,7 @@ async function recordSegments(tx: Executor, segments: Array<{ smscMessageId: str
  * back, rounded down. Null when the claim was no longer ours.
  */
 export async function failPartlySent(
-  db: Executor, c: Claimed, p: { partial: PartialSubmit; carrier?: string | undefined; bind?: number | undefined; errorCode: string; sentAt: Date },
+  db: Executor, linksOf: LinksOf, c: Claimed, p: { partial: PartialSubmit; carrier?: string | undefined; bind?: number | undefined; errorCode: string; sentAt: Date },
 ): Promise<{ refunded: number } | null> {
   const refund = Math.floor((c.credits * (p.partial.segments - p.partial.accepted.length)) / p.partial.segments);
   return db.transaction(async (tx) => {
@@ -168,7 +169,7 @@ export async function failPartlySent(
     if (failed.length === 0) return null;
     await recordSegments(tx, p.partial.accepted.map((a) => ({ smscMessageId: a.smscMessageId, messageId: c.id, seq: a.seq, carrier: p.carrier, bind: p.bind })));
     if (refund > 0) await changeCredits(tx, { accountId: c.accountId, delta: refund, kind: 'refund', messageId: c.id, campaignId: c.campaignId });
-    await endWithoutReceipt(tx, { messageId: c.id, status: 'rejected', errorCode: p.errorCode });
+    await endWithoutReceipt(tx, { messageId: c.id, status: 'rejected', errorCode: p.errorCode }, linksOf);
     return { refunded: refund };
   });
 }
@@ -178,7 +179,7 @@ export async function failPartlySent(
  * refund ledger row in the same transaction (it never left). It ends with a `rejected` delivery_receipt and its
  * message.dlr event, also in that transaction. False when the claim was no longer ours.
  */
-export async function failAndRefund(db: Executor, c: Claimed, errorCode: string): Promise<boolean> {
+export async function failAndRefund(db: Executor, linksOf: LinksOf, c: Claimed, errorCode: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const failed = await rows<{ id: string }>(tx, sql`
       update messages set status = 'failed', error_code = ${errorCode}, lease_until = null, claim_token = null
@@ -186,7 +187,7 @@ export async function failAndRefund(db: Executor, c: Claimed, errorCode: string)
       returning id`);
     if (failed.length === 0) return false;
     await changeCredits(tx, { accountId: c.accountId, delta: c.credits, kind: 'refund', messageId: c.id, campaignId: c.campaignId });
-    await endWithoutReceipt(tx, { messageId: c.id, status: 'rejected', errorCode });
+    await endWithoutReceipt(tx, { messageId: c.id, status: 'rejected', errorCode }, linksOf);
     return true;
   });
 }

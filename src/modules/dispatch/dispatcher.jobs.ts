@@ -1,5 +1,6 @@
 import { DEFAULT_CARRIER, type Carrier, type SubmitResult } from '../../carrier/carrier.ts';
 import type { Db } from '../../platform/db/client.ts';
+import type { LinksOf } from '../../common/link-view.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
 import type { QueueSignal } from '../../platform/jobs/signal.ts';
 import { createWorkerLoop } from '../../platform/jobs/worker-loop.ts';
@@ -26,6 +27,8 @@ export interface DispatcherDeps {
     resolveParked(smscIds: string[]): Promise<number>; submitted?(refs: SmscRef[]): void; recorded?(refs: SmscRef[]): void;
     /** In the `sent` write's transaction: the parked receipt of a resent message's first copy (modules/receipts). */
     settleResent?: OnResent;
+    /** The links of messages, for the message.dlr body of one that fails at submit. */
+    linksOf: LinksOf;
   };
   /** Wakes the webhook worker after a message failed at submit (its message.dlr `rejected` event is recorded). */
   onEvents?: () => void;
@@ -120,7 +123,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
     if (result.partial) {
       // Some segments were accepted: resending would duplicate them on the handset (README.md).
-      const outcome = await failPartlySent(db, c, { partial: result.partial, carrier: result.carrier, bind: result.bind, errorCode: result.errorCode, sentAt: new Date() })
+      const outcome = await failPartlySent(db, deps.receipts.linksOf, c, { partial: result.partial, carrier: result.carrier, bind: result.bind, errorCode: result.errorCode, sentAt: new Date() })
         .finally(() => result.settle?.());
       if (outcome) deps.onEvents?.();
       logger.warn({ id: c.id, errorCode: result.errorCode, accepted: result.partial.accepted.length, segments: result.partial.segments, refunded: outcome?.refunded ?? null }, 'dispatcher: message partly sent; failed, never-accepted parts refunded');
@@ -128,7 +131,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       return;
     }
     if (result.permanent || shouldGiveUp(c.attempts, c.createdAt, new Date(), policy)) {
-      const ours = await failAndRefund(db, c, result.errorCode);
+      const ours = await failAndRefund(db, deps.receipts.linksOf, c, result.errorCode);
       if (ours) deps.onEvents?.();
       logger.info({ id: c.id, errorCode: result.errorCode, permanent: result.permanent, attempts: c.attempts, refunded: ours }, 'dispatcher: message failed at submit');
       return;

@@ -57,6 +57,20 @@ export async function countClick(db: Executor, code: string, at: Date): Promise<
   return row ? { ...row, firstClickedAt: asDate(row.firstClickedAt), lastClickedAt: asDate(row.lastClickedAt) } : null;
 }
 
+/** An array parameter as PostgreSQL's literal (uuids need no quoting): drizzle would spread a JS array. */
+const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
+
+/** The links of several messages (their account's), each message's in text order. */
+export async function linksOfMessages(db: Executor, messages: ReadonlyArray<{ id: string; accountId: string }>): Promise<Array<LinkRow & { messageId: string }>> {
+  const found = await rows<LinkRow & { messageId: string }>(db, sql`
+    select l.message_id as "messageId", l.code, l.url, l.clicks, l.first_clicked_at as "firstClickedAt", l.last_clicked_at as "lastClickedAt"
+    from message_links l
+    join unnest(${uuidArray(messages.map((m) => m.accountId))}::uuid[], ${uuidArray(messages.map((m) => m.id))}::uuid[]) as m(account_id, id)
+      on l.account_id = m.account_id and l.message_id = m.id
+    order by l.message_id, l.position`);
+  return found.map((r) => ({ ...r, firstClickedAt: asDate(r.firstClickedAt), lastClickedAt: asDate(r.lastClickedAt) }));
+}
+
 /** A message's links in the order they appear in its text. */
 export async function linksOfMessage(db: Executor, accountId: string, messageId: string): Promise<LinkRow[]> {
   const found = await rows<LinkRow>(db, sql`

@@ -1,16 +1,11 @@
 import type { Db } from '../../platform/db/client.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
-import { countClick, linksOfMessage, linkTarget, type ClickRow, type LinkRow } from './links.repo.ts';
+import type { LinkView, LinksOf } from '../../common/link-view.ts';
+import { countClick, linksOfMessage, linksOfMessages, linkTarget, type ClickRow, type LinkRow } from './links.repo.ts';
 import { isPreviewAgent } from './preview-agents.ts';
 import { isLinkCode } from './shorten.ts';
 
-export interface LinkView {
-  url: string | null;
-  short_url: string;
-  clicks: number;
-  first_clicked_at: string | null;
-  last_clicked_at: string | null;
-}
+export type { LinkView } from '../../common/link-view.ts';
 
 export interface ClickEvent {
   event: 'message.click';
@@ -82,7 +77,24 @@ export function createLinkService(deps: LinkServiceDeps) {
     return (await linksOfMessage(deps.db, accountId, messageId)).map(toView);
   }
 
-  return { isLinkCode, follow, ofMessage };
+  /**
+   * The links of messages that just got their outcome, for the message.dlr body. Only a body that names the link
+   * base can hold a short link, so a receipt batch without any costs no query.
+   */
+  const viewsOf: LinksOf = async (db, messages) => {
+    const prefix = `${deps.base}/`;
+    const linked = messages.filter((m) => m.body?.includes(prefix));
+    const views = new Map<string, LinkView[]>();
+    if (linked.length === 0) return views;
+    for (const l of await linksOfMessages(db, linked)) {
+      const list = views.get(l.messageId) ?? [];
+      list.push(toView(l));
+      views.set(l.messageId, list);
+    }
+    return views;
+  };
+
+  return { isLinkCode, follow, ofMessage, viewsOf };
 }
 
 export type LinkService = ReturnType<typeof createLinkService>;

@@ -1,3 +1,4 @@
+import type { LinkView } from '../../common/link-view.ts';
 import type { MessageRow } from './messages.repo.ts';
 import { failureReason } from './failure-reason.ts';
 
@@ -25,6 +26,7 @@ export type DeliveryReceiptView = { status: string; received_at: string; error_c
 export interface MessageView {
   message: MessageFields;
   delivery_receipt: DeliveryReceiptView;
+  links: LinkView[];
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -55,12 +57,12 @@ function receiptOf(row: MessageRow): DeliveryReceiptView {
 }
 
 /**
- * The public form of a message: the message.dlr webhook body and, byte for byte, the GET /message/{id} body but
- * for its `links` (added by the service: click counts change after the receipt). One function for both, so the
- * two can never drift apart.
+ * The public form of a message: the message.dlr webhook body and the GET /message/{id} body, with its links as
+ * they stand (for a webhook, when its event is recorded; click counts go on changing after). One function for
+ * both, so the two can never drift apart.
  */
-export function toMessageView(row: MessageRow): MessageView {
-  return { message: messageFields(row), delivery_receipt: receiptOf(row) };
+export function toMessageView(row: MessageRow, links: LinkView[]): MessageView {
+  return { message: messageFields(row), delivery_receipt: receiptOf(row), links };
 }
 
 /** One item of GET /messages: the message's fields with its delivery receipt beside them. */

@@ -107,8 +107,6 @@ export const DeliveryReceipt = Type.Union([Type.Object({
   error_code: nullable(Type.String(), 'The carrier\'s error code for a failure, or null'),
 }), Type.Null()], { description: 'The carrier\'s delivery receipt; null until one arrives' });
 
-export const MessageResponse = Type.Object({ message: MessageItem, delivery_receipt: DeliveryReceipt }, { description: 'The message and its delivery receipt' });
-
 export const MessageLink = Type.Object({
   url: Type.Union([Type.String(), Type.Null()], { description: 'The URL the text had; null once the message is past retention (the short link then answers 404)' }),
   short_url: Type.String({ description: 'What the recipient received instead' }),
@@ -117,11 +115,18 @@ export const MessageLink = Type.Object({
   last_clicked_at: nullable(Timestamp, 'The latest counted click; null before one'),
 });
 
-/** GET /message/{id}: the message.dlr body plus the links, whose click counts change after the receipt. */
-export const MessageDetail = Type.Object({
-  ...MessageResponse.properties,
+/**
+ * GET /message/{id} and, field for field, the message.dlr webhook body (its links as they stood when the event was
+ * recorded; their click counts go on changing after).
+ */
+export const MessageResponse = Type.Object({
+  message: MessageItem,
+  delivery_receipt: DeliveryReceipt,
   links: Type.Array(MessageLink, { description: 'Short links of a message sent with link_tracking, in text order; empty otherwise' }),
 }, { description: 'The message, its delivery receipt and its tracked links' });
+
+/** GET /message/{id}: the same body as the message.dlr webhook's. */
+export const MessageDetail = MessageResponse;
 
 export const MessageStatus = Type.Union(['queued', 'scheduled', 'sent', 'delivered', 'failed', 'cancelled'].map((s) => Type.Literal(s)), { description: 'Only messages in this status' });
 

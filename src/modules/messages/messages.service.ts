@@ -357,7 +357,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       row = id ? await findMessage(deps.db, actor.accountId, id) : null;
     }
     if (!row) throw notFound('Message');
-    return { ...toMessageView(row), links: await deps.links.ofMessage(actor.accountId, row.id) };
+    return toMessageView(row, await deps.links.ofMessage(actor.accountId, row.id));
   }
 
   /** POST /send/preview: what /send would send and charge, without writing anything. */

@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { LinksOf } from '../../common/link-view.ts';
 import type { Executor } from '../../platform/db/client.ts';
 import { messages } from '../../platform/db/schema/index.ts';
 import { toMessageView } from '../messages/message-view.ts';
@@ -18,13 +19,14 @@ export type EndedWithoutReceipt = 'rejected' | 'expired';
  * recorded; after the commit, raise `services.signals.webhooks` when it was, to wake the webhook worker.
  */
 export async function endWithoutReceipt(
-  tx: Executor, input: { messageId: string; status: EndedWithoutReceipt; errorCode: string | null },
+  tx: Executor, input: { messageId: string; status: EndedWithoutReceipt; errorCode: string | null }, linksOf: LinksOf,
 ): Promise<{ eventRecorded: boolean } | null> {
   const [row] = await tx.update(messages)
     .set({ status: 'failed', dlrStatus: input.status, dlrErrorCode: input.errorCode, dlrReceivedAt: sql`now()` })
     .where(and(eq(messages.id, input.messageId), isNull(messages.dlrStatus)))
     .returning();
   if (!row) return null;
-  const id = await recordEvent(tx, { accountId: row.accountId, event: 'message.dlr', messageId: row.id, body: toMessageView(row) });
+  const links = await linksOf(tx, [row]);
+  const id = await recordEvent(tx, { accountId: row.accountId, event: 'message.dlr', messageId: row.id, body: toMessageView(row, links.get(row.id) ?? []) });
   return { eventRecorded: id !== null };
 }

@@ -1,3 +1,4 @@
+import type { LinksOf } from '../../common/link-view.ts';
 import type { Executor } from '../../platform/db/client.ts';
 import { toMessageView } from '../messages/message-view.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
@@ -16,7 +17,7 @@ const FIRST_COPY_SETTLED_MS = 5_000;
  * handset has the text) and deleted otherwise (the new copy's receipt decides). Anything less certain is left to
  * age out, counted (docs/decisions/0060-parked-receipts-found-by-holder.md). Returns the message.dlr events recorded.
  */
-export async function settleFirstCopies(tx: Executor, messageIds: string[]): Promise<number> {
+export async function settleFirstCopies(tx: Executor, messageIds: string[], linksOf: LinksOf): Promise<number> {
   const found = await firstCopyCandidates(tx, messageIds, FIRST_COPY_SETTLED_MS);
   const count = (key: (c: typeof found[number]) => string) => {
     const n = new Map<string, number>();
@@ -30,7 +31,8 @@ export async function settleFirstCopies(tx: Executor, messageIds: string[]): Pro
     if (perMessage.get(c.messageId) !== 1 || perParked.get(receiptKey(c)) !== 1) continue;
     if (c.receipt.state === 'delivered') {
       const updated = await applyFinal(tx, c.messageId, { state: 'delivered', status: 'delivered', receivedAt: c.receivedAt, errorCode: c.receipt.errorCode });
-      if (updated && await recordEvent(tx, { accountId: updated.accountId, event: 'message.dlr', messageId: updated.id, body: toMessageView(updated) })) events++;
+      const links = updated ? await linksOf(tx, [updated]) : null;
+      if (updated && await recordEvent(tx, { accountId: updated.accountId, event: 'message.dlr', messageId: updated.id, body: toMessageView(updated, links?.get(updated.id) ?? []) })) events++;
     }
     await deleteParked(tx, c);
   }

@@ -2,6 +2,7 @@ import type { Receipt, ReceiptAnswer } from '../../carrier/carrier.ts';
 import type { Db, Executor } from '../../platform/db/client.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
 import { toMessageView } from '../messages/message-view.ts';
+import type { LinksOf } from '../../common/link-view.ts';
 import { recordEvent, recordEvents } from '../webhooks/outbox.ts';
 import { combinedState, finalOutcome, statusFor, type FinalState } from './receipt-outcome.ts';
 import {
@@ -14,7 +15,6 @@ import {
 import { createRecentReceipts } from './recent-receipts.ts';
 import { settleFirstCopies } from './first-copy.ts';
 import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
-import type { MessageRow } from '../messages/messages.repo.ts';
 import { endWithoutReceipt } from './end-without-receipt.ts';
 
 const RECEIPT_BATCH = 500;
@@ -26,6 +26,8 @@ const SWEEP_BATCH = 500;
 
 export interface ReceiptServiceDeps {
   db: Db;
+  /** The links of messages, for their message.dlr bodies (links.viewsOf). */
+  linksOf: LinksOf;
   now?: () => Date;
   /** Called after a commit that recorded webhook events (wakes the webhook worker). */
   onEvents?: () => void;
@@ -40,8 +42,6 @@ export interface ReceiptServiceDeps {
 const EXPIRY_GRACE_MS = 60 * 60_000;
 const EXPIRY_BATCH = 500;
 
-/** The message.dlr body for a message that just got its outcome (the GET /message/{id} body). */
-const dlrBody = (row: MessageRow) => toMessageView(row);
 
 /**
  * Delivery receipts from the carrier. A final receipt sets the message's status and delivery_receipt once, and
@@ -90,7 +90,8 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     }
     const updated = await applyFinal(tx, message.id, { state, status: statusFor(state), receivedAt, errorCode });
     if (!updated) { alreadyFinal(ref, message.id); return true; }
-    if (await recordEvent(tx, { accountId: updated.accountId, event: 'message.dlr', messageId: updated.id, body: dlrBody(updated) })) {
+    const links = await deps.linksOf(tx, [updated]);
+    if (await recordEvent(tx, { accountId: updated.accountId, event: 'message.dlr', messageId: updated.id, body: toMessageView(updated, links.get(updated.id) ?? []) })) {
       recordedEvents += 1;
     }
     return true;
@@ -172,7 +173,10 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
           const result = await applyFinalBatch(tx, items.map((q) => ({
             ...q.ref, state: q.parked.state, status: statusFor(q.parked.state), errorCode: q.parked.errorCode, receivedAt: q.receivedAt,
           })));
-          recordedEvents += await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({ accountId: row.accountId, messageId: row.id, body: dlrBody(row) })));
+          const links = await deps.linksOf(tx, result.updated);
+          recordedEvents += await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({
+            accountId: row.accountId, messageId: row.id, body: toMessageView(row, links.get(row.id) ?? []),
+          })));
           return result;
         });
         const repeated = new Set(repeats);
@@ -261,7 +265,7 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       const ended = await db.transaction(async (tx) => {
         const due = await lockOverdue(tx, cutoff, EXPIRY_BATCH, carriers);
         for (const messageId of due) {
-          const done = await endWithoutReceipt(tx, { messageId, status: 'expired', errorCode: 'no_receipt' });
+          const done = await endWithoutReceipt(tx, { messageId, status: 'expired', errorCode: 'no_receipt' }, deps.linksOf);
           if (done?.eventRecorded) recordedEvents += 1;
         }
         return due.length;
@@ -309,9 +313,10 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       toBatch(ready);
     },
     resolveParked,
+    linksOf: deps.linksOf,
     /** In the transaction that records resent messages as `sent`: their first copy's parked receipt (first-copy.ts). */
     settleResent: async (tx: Executor, messageIds: string[]): Promise<void> => {
-      recordedEvents += await settleFirstCopies(tx, messageIds);
+      recordedEvents += await settleFirstCopies(tx, messageIds, deps.linksOf);
     },
     /** The backstop: applies parked receipts a message or segment now holds, found by holder (README.md). */
     sweepParked: async (limit = SWEEP_BATCH) => resolveRefs(await parkedWithHolder(db, limit)),

@@ -39,15 +39,15 @@ export const InboundEvent = Type.Object({
 });
 
 /**
- * The `webhooks` section. `dlrBody` is the `GET /message/{id}` response schema without `links` (the message.dlr
- * body), `clickBody` the message.click body; app.ts passes them in, so this module depends on neither module.
+ * The `webhooks` section. `dlrBody` is the `GET /message/{id}` response schema (the message.dlr body, field for
+ * field), `clickBody` the message.click body; app.ts passes them in, so this module depends on neither module.
  * TypeBox schemas are JSON Schema, which OpenAPI 3.1 takes as is; openapi-types cannot see that, hence the cast.
  */
 export const webhookEvents = (dlrBody: unknown, clickBody: unknown) => ({
   'message.dlr': {
     post: {
       summary: 'A message reached its final state',
-      description: 'Once per message, when its final delivery receipt is recorded; also when the SMSC refused it at submit (`delivery_receipt.status` `rejected`, with `error_code`) or it expired without a receipt (`expired`), so every message ends with one. The body is exactly `GET /message/{id}` without its `links`. Signed with the delivery-receipt secret. Sent while the delivery endpoint\'s `events` include `message.dlr` (the default).',
+      description: 'Once per message, when its final delivery receipt is recorded; also when the SMSC refused it at submit (`delivery_receipt.status` `rejected`, with `error_code`) or it expired without a receipt (`expired`), so every message ends with one. The body has the fields of `GET /message/{id}`, its `links` as they stood when the event was recorded. Signed with the delivery-receipt secret. Sent while the delivery endpoint\'s `events` include `message.dlr` (the default).',
       parameters: signed('message.dlr'),
       requestBody: json(dlrBody),
       responses: acknowledged,
