@@ -7,7 +7,9 @@
 // Env: SMSC_PORT (0 picks one; printed as `LISTENING <port>`), SMSC_SYSERR_FILE (while that file exists,
 // every submit_sm is refused with ESME_RSYSERR: an SMSC in trouble), SMSC_RECEIPTS=0 (no automatic receipts),
 // SMSC_MESSAGE_ID (answer every submit with this id, as two carriers' equal ids), SMSC_RESEND_RECEIPTS=1 (a
-// receipt whose deliver_sm_resp never came, its connection gone, is sent again on the next bind, as real SMSCs do).
+// receipt whose deliver_sm_resp never came, its connection gone, is sent again on the next bind, as real SMSCs do),
+// SMSC_HOLD_FIRST=n (the first n accepted submits get their receipt before, and instead of, their submit_sm_resp;
+// `RECEIPTED <id> <status>` is written when the ESME answers that receipt).
 // Stdin: `DELIVER <session> <json>` sends a deliver_sm with those fields on that connection, and writes
 // `DELIVERED <session> <command_status of the ESME's answer>`.
 import { existsSync, writeSync } from 'node:fs';
@@ -17,6 +19,7 @@ import smpp from 'smpp';
 
 const prefix = randomBytes(2).toString('hex').toUpperCase();
 let counter = 0;
+let held = 0;
 const sessions = [];
 // Receipts not yet acknowledged, by id: sent again on the next bind when SMSC_RESEND_RECEIPTS=1.
 const unacknowledged = new Map();
@@ -41,6 +44,14 @@ const server = smpp.createServer({}, (session) => {
     }
     const id = process.env.SMSC_MESSAGE_ID || `${prefix}${(++counter).toString(16).toUpperCase()}`;
     writeSync(1, `SUBMIT ${pdu.destination_addr} ${id} ${index} ${performance.now().toFixed(3)}\n`);
+    if (held < Number(process.env.SMSC_HOLD_FIRST ?? 0)) {
+      held++;
+      session.deliver_sm({
+        source_addr: pdu.destination_addr, destination_addr: pdu.source_addr, esm_class: 0x04, receipted_message_id: id, message_state: 2,
+        short_message: `id:${id} sub:001 dlvrd:001 submit date:2611220000 done date:2611220000 stat:DELIVRD err:000 text:`,
+      }, (resp) => writeSync(1, `RECEIPTED ${id} ${resp.command_status}\n`));
+      return;
+    }
     session.send(pdu.response({ message_id: id }));
     if (pdu.registered_delivery && process.env.SMSC_RECEIPTS !== '0') {
       sendReceipt(session, id, {

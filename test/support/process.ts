@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
@@ -81,4 +82,17 @@ export async function startProcess(env: Record<string, string>, options: StartOp
       return code;
     },
   };
+}
+
+/** The workers child of the primary (its TASMAN_ROLES), or undefined while there is none. */
+export function workersOf(primary: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== primary) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes('TASMAN_ROLES=workers')) return Number(entry);
+    } catch { /* exited while we looked */ }
+  }
+  return undefined;
 }
