@@ -129,7 +129,7 @@ function createServices(
     users: createUserService({ db, invite: sessions.invite, emailSent: mail.sends }),
     numbers: createNumberService({ db, creditPriceCents: config.creditPriceCents, maxNumbers: config.maxNumbers }),
     receipts,
-    inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise() }),
+    inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise(), dedupSeconds: config.inboundDedupSeconds }),
     /** This process's carriers (built when it runs the workers, started by the carrier role), else null. */
     carriers,
     carrierAdmin,

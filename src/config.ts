@@ -61,6 +61,7 @@ export const ENV = Type.Object({
   AUDIT_RETENTION_DAYS: int(400, 1, 36_500, 'audit log entries older than this are deleted'),
   // SMPP relative times count at most 99 days.
   MESSAGE_VALIDITY_HOURS: int(48, 1, 99 * 24, 'validity_period on every submit (1 to 2376); a message still without a receipt an hour after it ends as `expired` (`no_receipt`), checked every minute'),
+  INBOUND_DEDUP_SECONDS: int(120, 0, 86_400, 'an MO the SMSC delivers again within this many seconds (same carrier, sender, number, text octets and part) is stored once (0: never deduplicated; decision 0068)'),
   PARKED_RECEIPT_MAX_AGE_HOURS: int(24, 1, 720, 'a receipt parked before its message was known and still held by no message after this many hours (1 to 720) is deleted; until then it is counted in `tasman_receipts_unmatched` and `GET /admin/carriers`'),
   RATE_LIMIT_RPS: int(50, 1, 1_000_000, 'requests per second per API key'),
   RATE_LIMIT_CONCURRENCY: int(25, 1, 1_000_000, 'concurrent requests per API key'),
@@ -281,6 +282,7 @@ export function loadConfig(env: Env = process.env) {
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     /** validity_period on every submit; a message still without a receipt this long (plus an hour) ends expired. */
     messageValidityHours: e.MESSAGE_VALIDITY_HOURS,
+    inboundDedupSeconds: e.INBOUND_DEDUP_SECONDS,
     /** A parked receipt no message holds is deleted after this long (receipts README). */
     parkedReceiptMaxAgeHours: e.PARKED_RECEIPT_MAX_AGE_HOURS,
     rateLimit: { rps: e.RATE_LIMIT_RPS, concurrency: e.RATE_LIMIT_CONCURRENCY },

@@ -103,6 +103,8 @@ export interface InboundSms {
   receivedAt: Date;
   /** The carrier it came from (DEFAULT_CARRIER when absent). */
   carrier?: string;
+  /** The SMSC's own id for this MO, where the carrier's configuration names the TLV carrying it: duplicates are recognised by it. */
+  vendorId?: string;
 }
 
 /**

@@ -36,6 +36,8 @@ export interface CarrierConfig {
   inboundDefaultAlphabet: InboundDefaultAlphabet;
   /** Refusing with system errors (ESME_RSYSERR) for this long counts as down: routes fail over. */
   failoverAfterMs: number;
+  /** The tag of the optional parameter in which this SMSC names each MO with its own id (duplicates are recognised by it). */
+  moIdTlv?: number;
 }
 
 export interface CarriersConfig {
@@ -60,7 +62,7 @@ export interface CarrierDefaults {
 const KNOWN = new Set([
   'id', 'host', 'port', 'tls', 'system_id', 'password_env', 'system_type', 'bind_mode', 'binds', 'window', 'tps',
   'submit_id_base', 'receipt_id_base', 'data_coding', 'validity_hours', 'query_sm', 'concat_ref_bits',
-  'inbound_default_alphabet', 'failover_after_seconds', 'query_sm_after_seconds',
+  'inbound_default_alphabet', 'failover_after_seconds', 'query_sm_after_seconds', 'mo_id_tlv',
 ]);
 
 function reader(where: string, o: Obj) {
@@ -130,6 +132,8 @@ function parseCarrier(raw: unknown, i: number, env: Env, defaults: CarrierDefaul
     concatRefBits: r.int('concat_ref_bits', defaults.concatRefBits, 8, 16) === 16 ? 16 : 8,
     inboundDefaultAlphabet: r.oneOf('inbound_default_alphabet', ['gsm', 'latin1'] as const, 'gsm'),
     failoverAfterMs: r.int('failover_after_seconds', 30, 1, 3600) * 1000,
+    // Vendor-specific optional parameters are 0x1400-0x3FFF (SMPP 3.4 §5.3.2).
+    ...('mo_id_tlv' in o ? { moIdTlv: r.int('mo_id_tlv', 0, 0x1400, 0x3fff) } : {}),
   };
 }
 

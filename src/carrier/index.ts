@@ -70,7 +70,7 @@ export function openCarriers(config: Config, simulatorPorts: number[], logger?: 
     name: c.id, host: c.host, port: c.port, tls: c.tls, systemId: c.systemId, password: c.password, systemType: c.systemType,
     binds: c.binds, bindMode: c.bindMode, window: c.window, tps: c.tps, messageIds: c.messageIds, gsmDataCoding: c.dataCoding,
     validityHours: c.validityHours, concatRefBits: c.concatRefBits, inboundDefaultAlphabet: c.inboundDefaultAlphabet,
-    failoverAfterMs: c.failoverAfterMs, ...(c.querySm ? { querySmAfterMs: c.querySmAfterMs } : {}), ...(logger ? { logger } : {}),
+    failoverAfterMs: c.failoverAfterMs, ...(c.querySm ? { querySmAfterMs: c.querySmAfterMs } : {}), ...(c.moIdTlv !== undefined ? { moIdTlv: c.moIdTlv } : {}), ...(logger ? { logger } : {}),
   }));
   return createCarrierSet({ carriers: links, routes, capacity: carriers.reduce((n, c) => n + c.binds * c.window, 0) });
 }

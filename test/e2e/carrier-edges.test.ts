@@ -48,6 +48,31 @@ describe('inbound edges through the whole pipeline', () => {
     expect((inbox.body.messages as Array<{ body: string }>).map((m) => m.body).sort()).toEqual(['5€!', 'Kia ora 👋 bye']);
   });
 
+  it('stores an MO once when the SMSC delivers it again because our deliver_sm_resp did not reach it', async () => {
+    const { a, number } = await withNumber();
+    await t.services.db.execute(sql`insert into webhook_endpoints (account_id, kind, url) values (${a.accountId}, 'inbound', 'https://example.com/mo')`);
+    const person = mobile();
+    const whole = { ...mo(person, number), short_message: 'see you at 6' };
+    const udh = (seq: number) => Buffer.from([5, 0, 3, 77, 2, seq]);
+    const parts = [1, 2].map((seq) => ({ ...mo(person, number), esm_class: 0x40, short_message: Buffer.concat([udh(seq), Buffer.from(seq === 1 ? 'first half, ' : 'second half', 'latin1')]) }));
+    // The SMSC sends each one, loses our answer (it drops the connection before reading it), and sends it again
+    // on the next bind: every copy is answered ESME_ROK, and the inbox holds each message once.
+    for (const pdu of [whole, ...parts]) {
+      const first = session();
+      expect(await deliver(first, pdu)).toBe(0);
+      first.destroy();
+      await until(() => smsc.sessions.length > 0 && session() !== first && !!session().socket.writable, 20_000, 'the rebind');
+      expect(await deliver(session(), pdu)).toBe(0);
+    }
+    const inbox = await call(t.app, a.apiKey, 'GET', '/inbox');
+    expect((inbox.body.messages as Array<{ body: string }>).map((m) => m.body).sort()).toEqual(['first half, second half', 'see you at 6']);
+    const events = await rows<{ event: string }>(t.services.db, sql`select event from webhook_deliveries where account_id = ${a.accountId}`);
+    expect(events).toHaveLength(2);
+    // Another person's same text is another message.
+    expect(await deliver(session(), { ...whole, source_addr: mobile().slice(1) })).toBe(0);
+    expect((await call(t.app, a.apiKey, 'GET', '/inbox')).body.total).toBe(3);
+  });
+
   it('refuses an MO the database can never store (a NUL) with a permanent error, and the link stays up', async () => {
     const { a, number } = await withNumber();
     const binds = smsc.binds.length;

@@ -37,6 +37,8 @@ export interface SmppCarrierOptions extends Omit<SmppClientOptions, 'onDeliver' 
   validityHours?: number;
   /** The SMSC answers query_sm: messages without a receipt this long after their submit are queried. */
   querySmAfterMs?: number;
+  /** The optional parameter in which this SMSC names each MO with its own id (`vendorId` of the inbound message). */
+  moIdTlv?: number;
 }
 
 /** An SMPP relative time (YYMMDDhhmmsstnnR) of `hours`, e.g. 48 → "000002000000000R". */
@@ -138,6 +140,8 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
       return;
     }
     const decoded = decodeShortMessage(pdu, options.inboundDefaultAlphabet);
+    const vendorId = options.moIdTlv === undefined ? undefined
+      : pdu.tlvs.other?.find((t) => t.tag === options.moIdTlv)?.value.toString('latin1').replace(/\0+$/, '');
     const message: InboundSms = {
       from: formatAddress(pdu.sourceAddrTon, pdu.sourceAddr),
       to: formatAddress(pdu.destAddrTon, pdu.destinationAddr),
@@ -145,6 +149,7 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
       receivedAt: new Date(),
       carrier: carrierName,
       ...(decoded.part ? { part: decoded.part } : {}),
+      ...(vendorId ? { vendorId } : {}),
     };
     await handlers.onInbound(message);
   }

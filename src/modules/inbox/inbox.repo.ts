@@ -37,8 +37,23 @@ export async function storeFragment(
   };
 }
 
-export async function purgeFragments(db: Executor): Promise<void> {
+export async function purgeFragments(db: Executor, dedupSeconds = 0): Promise<void> {
   await db.execute(sql`delete from inbound_fragments where received_at < now() - ${FRAGMENT_TTL}`);
+  await db.execute(sql`delete from inbound_seen where received_at < now() - make_interval(secs => ${dedupSeconds})`);
+}
+
+/**
+ * Records that an MO with this fingerprint is being stored; false when one was within the last `seconds` (a
+ * resend). A concurrent copy waits on the first's row and then sees it; a copy of one whose transaction rolled
+ * back is stored. An older fingerprint is taken over, so the window counts from the latest copy stored.
+ */
+export async function firstSeen(tx: Executor, fingerprint: string, seconds: number): Promise<boolean> {
+  const taken = await rows<{ fingerprint: string }>(tx, sql`
+    insert into inbound_seen (fingerprint) values (${fingerprint})
+    on conflict (fingerprint) do update set received_at = now()
+      where inbound_seen.received_at < now() - make_interval(secs => ${seconds})
+    returning fingerprint`);
+  return taken.length > 0;
 }
 
 /** The account holding a dedicated number. */

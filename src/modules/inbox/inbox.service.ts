@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DEFAULT_CARRIER, type InboundSms } from '../../carrier/carrier.ts';
 import { joinInboundParts } from '../../carrier/text.ts';
 import type { Actor } from '../../platform/actor.ts';
@@ -9,7 +10,7 @@ import { addOptout, removeOptout } from '../optouts/optouts.repo.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { containsPattern, parseIsoInstant } from '../../common/query-filters.ts';
 import {
-  countInbox, holderOf, insertInbound, lastSenderAccount, listInbox, purgeFragments, repliedTo, sharedNumberSenders, storeFragment,
+  countInbox, firstSeen, holderOf, insertInbound, lastSenderAccount, listInbox, purgeFragments, repliedTo, sharedNumberSenders, storeFragment,
   type InboundRow, type InboxFilter,
 } from './inbox.repo.ts';
 import { isOptIn, isOptOut } from './optout-keywords.ts';
@@ -20,6 +21,23 @@ export interface InboxServiceDeps {
   sharedSender: { AU: string; NZ: string };
   /** Called after a commit that recorded a webhook event (wakes the webhook worker). */
   onEvents?: () => void;
+  /** INBOUND_DEDUP_SECONDS: an MO delivered again within this window is stored once (0: never deduplicated). */
+  dedupSeconds?: number;
+}
+
+/**
+ * What makes two MO deliveries the same message (decision 0068): SMPP 3.4 gives an MO no id, so
+ * the carrier, the sender, the number, the text's octets (with their coding) and, for a part, its concatenation
+ * reference, count and sequence; or the carrier's own id for the MO where its configuration names one.
+ */
+export function inboundFingerprint(sms: InboundSms, from: string, to: string): string {
+  const carrier = sms.carrier ?? DEFAULT_CARRIER;
+  const what = sms.vendorId !== undefined
+    ? ['id', carrier, sms.vendorId]
+    : ['mo', carrier, from, to, sms.part
+      ? `${sms.part.coding}:${sms.part.octets.toString('hex')}|${sms.part.ref}|${sms.part.total}|${sms.part.seq}`
+      : `text:${sms.text}`];
+  return createHash('sha256').update(JSON.stringify(what)).digest('base64url');
 }
 
 export interface InboxQuery {
@@ -85,7 +103,10 @@ export function createInboxService(deps: InboxServiceDeps) {
     // Routing reads committed history only, so it runs before the transaction and keeps it short.
     const accountId = await route(from, to);
     let recorded = false;
+    const dedupSeconds = deps.dedupSeconds ?? 0;
     const stored = await db.transaction(async (tx) => {
+      // A copy the SMSC resent (our deliver_sm_resp was lost) is acknowledged and not stored again.
+      if (dedupSeconds > 0 && !(await firstSeen(tx, inboundFingerprint(sms, from, to), dedupSeconds))) return null;
       let text = sms.text;
       let receivedAt = sms.receivedAt;
       if (sms.part && sms.part.total > 1) {
@@ -175,7 +196,7 @@ export function createInboxService(deps: InboxServiceDeps) {
   return {
     receive,
     list,
-    purgeFragments: () => purgeFragments(db),
+    purgeFragments: () => purgeFragments(db, deps.dedupSeconds ?? 0),
   };
 }
 

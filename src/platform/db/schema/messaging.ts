@@ -120,6 +120,12 @@ export const inboundFragments = pgTable('inbound_fragments', {
   receivedAt: ts('received_at').notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.from, t.to, t.ref, t.seq] })]);
 
+// MO messages stored in the last INBOUND_DEDUP_SECONDS, by fingerprint (inbox.service.ts): a resent MO is stored once.
+export const inboundSeen = pgTable('inbound_seen', {
+  fingerprint: text('fingerprint').primaryKey(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+}, (t) => [index('inbound_seen_received_at_idx').on(t.receivedAt)]);
+
 // Every segment of a concatenated outbound message: each segment gets its own SMSC id and its own receipt, so
 // any of them must lead back to the message (the first segment's id is also messages.smsc_message_id).
 export const messageSegments = pgTable('message_segments', {
