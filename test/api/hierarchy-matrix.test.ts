@@ -120,7 +120,8 @@ describe('after every refusal above', () => {
   it('the stranger\'s sub-account is untouched', async () => {
     const s = stranger;
     const got = await call(t.app, s.parent.apiKey, 'GET', `/account/${s.child.accountId}`);
-    expect(got.body.account).toMatchObject({ business_name: 'Child', credits: 10, inherit_parent_senders: false, team_access_from_parent: false, user_count: 2, number_count: 1, account_status: 'active' });
+    // Its users include the owner invited with the sub-account's email.
+    expect(got.body.account).toMatchObject({ business_name: 'Child', credits: 10, inherit_parent_senders: false, team_access_from_parent: false, user_count: 3, number_count: 1, account_status: 'active' });
     expect((await call(t.app, s.child.apiKey, 'GET', '/balance')).body.credits).toBe(10);
     const keys = await call(t.app, s.parent.apiKey, 'GET', `/account/${s.child.accountId}/keys`);
     expect((keys.body.keys as Array<{ revoked_at: unknown }>).map((k) => k.revoked_at)).toEqual([null]);

@@ -209,6 +209,28 @@ describe('rental: numbers cost credits and are capped', () => {
     expect((await call(t.app, b.apiKey, 'POST', '/numbers/purchase', { number: await poolNumber('AU', undefined, 0) })).body.code).toBe('number_limit_reached');
   });
 
+  it('a parent and its sub-accounts share one cap: assigning numbers to a sub-account frees none; the operator sets the family\'s cap', async () => {
+    const parent = await createAccount(t.app, { hierarchy: true });
+    const sub = await call(t.app, parent.apiKey, 'POST', '/accounts', { business_name: 'Branch' });
+    const subId = sub.body.account_id as string;
+    const subKey = (await call(t.app, parent.apiKey, 'POST', `/account/${subId}/key`, { name: 'branch' })).body.key as string;
+    const bought: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await call(t.app, parent.apiKey, 'POST', '/numbers/purchase', { number: await poolNumber('AU', undefined, 0) });
+      expect(res.status).toBe(200);
+      bought.push(res.body.number as string);
+    }
+    expect((await call(t.app, parent.apiKey, 'POST', `/account/${subId}/numbers/assign`, { numbers: bought.slice(0, 4) })).status).toBe(200);
+    const more = await call(t.app, parent.apiKey, 'POST', '/numbers/purchase', { number: await poolNumber('AU', undefined, 0) });
+    expect(more.status).toBe(403);
+    expect(more.body).toMatchObject({ code: 'number_limit_reached', max_numbers: 5 });
+    expect((await call(t.app, subKey, 'POST', '/numbers/purchase', { number: await poolNumber('AU', undefined, 0) })).body.code).toBe('number_limit_reached');
+    // The operator raises the family's cap on the parent: one more, bought by either, then the cap again.
+    await admin(t.app, 'PATCH', `/admin/accounts/${parent.accountId}`, { max_numbers: 6 });
+    expect((await call(t.app, subKey, 'POST', '/numbers/purchase', { number: await poolNumber('AU', undefined, 0) })).status).toBe(200);
+    expect((await call(t.app, parent.apiKey, 'POST', '/numbers/purchase', { number: await poolNumber('AU', undefined, 0) })).body.code).toBe('number_limit_reached');
+  });
+
   it('renews every 30 days from the end of the period; unpaid: 7 days of grace (past_due), then back to the pool', async () => {
     const a = await createAccount(t.app, { credits: 8 });
     const n = await poolNumber('AU');

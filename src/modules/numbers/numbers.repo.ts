@@ -85,14 +85,24 @@ export async function heldBy(db: Executor, accountId: string, list: string[]): P
 }
 
 /**
- * Locks the account row (purchases of one account queue here, so the cap cannot be passed by racing) and returns
- * its balance, its own number cap (null: the service default) and how many numbers it holds.
+ * Locks the family's top account (the parent, or the account itself) so that purchases anywhere in one family
+ * queue there and the cap cannot be passed by racing, and returns the buyer's balance, the family's cap (the top
+ * account's max_numbers; null: the service default), the buyer's own cap, and the numbers held by the family and by
+ * the buyer. A parent and all its sub-accounts share one cap: assigning a number to a sub-account frees nothing.
  */
-export async function lockForPurchase(db: Executor, accountId: string): Promise<{ credits: number; maxNumbers: number | null; held: number }> {
-  const [row] = await rows<{ credits: number; max_numbers: number | null }>(db, sql`
-    select credits, max_numbers from accounts where id = ${accountId} for update`);
-  const [count] = await rows<{ n: number }>(db, sql`select count(*)::int as n from numbers where account_id = ${accountId}`);
-  return { credits: row?.credits ?? 0, maxNumbers: row?.max_numbers ?? null, held: Number(count?.n ?? 0) };
+export async function lockForPurchase(db: Executor, accountId: string) {
+  const [row] = await rows<{ credits: number; max_numbers: number | null; family_id: string; family_max: number | null }>(db, sql`
+    select a.credits, a.max_numbers, f.id as family_id, f.max_numbers as family_max
+    from accounts a join accounts f on f.id = coalesce(a.parent_id, a.id) where a.id = ${accountId}`);
+  if (row) await db.execute(sql`select 1 from accounts where id = ${row.family_id} for update`);
+  const [count] = await rows<{ family: number; own: number }>(db, sql`
+    select count(*)::int as family, count(*) filter (where n.account_id = ${accountId})::int as own
+    from numbers n join accounts a on a.id = n.account_id
+    where a.id = ${row?.family_id ?? accountId} or a.parent_id = ${row?.family_id ?? accountId}`);
+  return {
+    credits: row?.credits ?? 0, maxNumbers: row?.max_numbers ?? null, familyMaxNumbers: row?.family_max ?? null,
+    held: Number(count?.own ?? 0), familyHeld: Number(count?.family ?? 0),
+  };
 }
 
 export type DueNumber = { id: string; number: string; accountId: string; priceMonthly: number; paidUntil: Date; unpaidSince: Date | null };

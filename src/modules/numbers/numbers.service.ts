@@ -76,7 +76,7 @@ export function createNumberService(deps: NumberServiceDeps) {
   /**
    * Leases a pool number to the caller: the one named, or the first free one of the country (or of any). The
    * first 30 days are charged at once, in the same transaction (402 and nothing leased when the balance is
-   * short); an account holding its max_numbers already is 403 `number_limit_reached`.
+   * short); a family (a parent and its sub-accounts) holding its cap already is 403 `number_limit_reached`.
    */
   async function purchase(actor: Actor, input: { number?: string; country?: 'AU' | 'NZ'; label?: string }) {
     let number: string | undefined;
@@ -90,9 +90,14 @@ export function createNumberService(deps: NumberServiceDeps) {
     const label = input.label?.trim() || null;
     return db.transaction(async (tx) => {
       const account = await lockForPurchase(tx, actor.accountId);
-      const cap = account.maxNumbers ?? deps.maxNumbers;
-      if (account.held >= cap) {
-        throw new AppError('number_limit_reached', `This account may hold at most ${cap} dedicated numbers`, { max_numbers: cap });
+      // The family's cap (the parent's max_numbers, else MAX_NUMBERS) bounds a parent and its sub-accounts together;
+      // a sub-account's own max_numbers, when the operator set one, bounds it alone as well.
+      const familyCap = account.familyMaxNumbers ?? deps.maxNumbers;
+      if (account.familyHeld >= familyCap) {
+        throw new AppError('number_limit_reached', `This account and its family may hold at most ${familyCap} dedicated numbers together`, { max_numbers: familyCap });
+      }
+      if (account.maxNumbers !== null && account.held >= account.maxNumbers) {
+        throw new AppError('number_limit_reached', `This account may hold at most ${account.maxNumbers} dedicated numbers`, { max_numbers: account.maxNumbers });
       }
       const leased = await leaseFromPool(tx, actor.accountId, { number, country: input.country, label, paidUntil: periodEnd(now()) });
       if (!leased) {
