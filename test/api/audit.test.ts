@@ -8,7 +8,9 @@ import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount } from '../support/factories.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
+// A fixed clock: the refusal cap counts per minute, and a run crossing a minute would start a new count.
+const CLOCK = new Date('2026-06-01T10:00:30Z');
+beforeAll(async () => { t = await createTestApp({}, { now: () => CLOCK }); });
 afterAll(async () => { await t.close(); });
 
 type Entry = {
