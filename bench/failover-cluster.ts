@@ -16,7 +16,8 @@
 // the monitor nor its standby for that long stops accepting writes. It stays below primary_demote_timeout, so a
 // primary cut off by a partition has demoted itself before its standby is promoted (no two primaries).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -52,7 +53,7 @@ export interface Formation {
 }
 
 export async function startFormation(basePort: number): Promise<Formation> {
-  const dir = mkdtempSync('/tmp/tasman-pgaf-');
+  const dir = mkdtempSync(path.join(tmpdir(), 'tasman-pgaf-'));
   const { uid, gid } = postgresAccount();
   chownSync(dir, uid, gid);
   const env = ['env', `XDG_CONFIG_HOME=${dir}/xdg-config`, `XDG_DATA_HOME=${dir}/xdg-data`, `PATH=${PG_BIN}:/usr/bin:/bin`];
@@ -149,6 +150,5 @@ function postgresAccount(): { uid: number; gid: number } {
   const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
   const uid = id('-u');
   if (!Number.isInteger(uid) || uid <= 0) throw new Error('bench/failover.ts needs the postgres account (apt install postgresql-15-auto-failover)');
-  mkdirSync('/tmp', { recursive: true });
   return { uid, gid: id('-g') };
 }
