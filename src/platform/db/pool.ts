@@ -32,8 +32,10 @@ export class ResilientPool extends pg.Pool {
   constructor(config: pg.PoolConfig, writer: WriterChoice | null = null) {
     super(writer ? { ...config, Client: routedClient(writer), onConnect: refuseReadOnly(writer) } : config);
     this.#writer = writer;
-    // An idle client's error: pg-pool has removed the client already; nothing else to do.
-    this.on('error', () => {});
+    // An idle client's error: pg-pool has removed the client already; only the writer may have moved.
+    this.on('error', () => writer?.invalidate());
+    // pool.query's statements (callback form, not watched below) release their client with the error.
+    this.on('release', (err: Error | undefined) => { if (err && isDatabaseUnavailable(err)) writer?.invalidate(); });
     this.on('connect', (client) => {
       const lost = (err: Error) => {
         this.#broken.set(client as pg.PoolClient, err);
