@@ -252,6 +252,7 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
   it('creates a read-only key from the scope switches: it reads, and sending is refused', async () => {
     await page.getByLabel('Key name').fill('Reporting');
     await page.getByLabel(/^Send: /).uncheck();
+    await page.getByLabel(/^Billing: /).uncheck();
     await page.getByLabel(/^Manage: /).uncheck();
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByText('New key "Reporting" (read)').waitFor();

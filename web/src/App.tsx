@@ -111,7 +111,7 @@ function Shell({ session }: { session: SessionInfo }) {
               <Route path="inbox" element={<InboxPage session={session} />} />
               <Route path="optouts" element={<OptoutsPage />} />
               <Route path="numbers" element={<NumbersPage session={session} />} />
-              <Route path="developers/keys" element={<KeysPage />} />
+              <Route path="developers/keys" element={<KeysPage session={session} />} />
               <Route path="developers/webhooks" element={<WebhooksPage />} />
               <Route path="team" element={<TeamPage session={session} />} />
               <Route path="sub-accounts/*" element={<SubAccountsPage session={session} />} />

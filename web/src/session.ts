@@ -3,7 +3,10 @@ import { ApiError, get, setCsrf } from './lib/api.ts';
 
 export interface SessionInfo {
   csrf_token: string;
-  user: { id: string; email: string; name: string | null; can_send: boolean; can_billing: boolean; role?: string; permissions?: string[] };
+  user: {
+    id: string; email: string; name: string | null; can_send: boolean; can_billing: boolean;
+    role: 'owner' | 'admin' | 'member'; permissions: Array<'read' | 'send' | 'billing' | 'manage' | 'owner'>;
+  };
   account: { id: string; business_name: string; parent_account_id: string | null; hierarchy_enabled: boolean; account_status: string };
 }
 

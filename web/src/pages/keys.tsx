@@ -4,17 +4,20 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { del, get, post } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Page, Secret } from '../ui.tsx';
+import type { SessionInfo } from '../session.ts';
 
-type Scope = 'read' | 'send' | 'manage';
+type Scope = 'read' | 'send' | 'billing' | 'manage';
 interface Key { id: string; name: string; prefix: string; scopes?: Scope[]; revoked_at: string | null; created_at: string; last_used_at: string | null }
 
 const SCOPES: Array<{ id: Scope; label: string }> = [
   { id: 'read', label: 'Read: messages, reports, balance' },
   { id: 'send', label: 'Send: spend credits on messages' },
-  { id: 'manage', label: 'Manage: keys, webhooks, numbers, sub-accounts' },
+  { id: 'billing', label: 'Billing: move credits, buy and move numbers' },
+  { id: 'manage', label: 'Manage: keys, team, webhooks, settings, sub-accounts' },
 ];
+const ALL_SCOPES = SCOPES.map((s) => s.id);
 
-export function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke: (k: Key) => void }) {
+export function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke?: (k: Key) => void }) {
   const col = createColumnHelper<Key>();
   const columns = [
     col.accessor('name', { header: 'Name' }),
@@ -25,19 +28,20 @@ export function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke: (k: Key) =
     col.display({
       id: 'state', header: 'State',
       cell: (c) => c.row.original.revoked_at ? <>revoked <When iso={c.row.original.revoked_at} /></>
-        : <Button kind="danger" onClick={() => onRevoke(c.row.original)} aria-label={`Revoke ${c.row.original.name}`}>Revoke</Button>,
+        : onRevoke ? <Button kind="danger" onClick={() => onRevoke(c.row.original)} aria-label={`Revoke ${c.row.original.name}`}>Revoke</Button> : 'active',
     }),
   ];
   return <DataTable data={keys} columns={columns} caption="API keys" empty="No API keys yet." pageSize={20} />;
 }
 
-/** Which of read, send and manage a new key holds (all three by default, as the API does). */
-export function ScopeFields({ value, onChange, error }: { value: Scope[]; onChange: (s: Scope[]) => void; error?: string | undefined }) {
+/** Which scopes a new key holds (all four by default, as the API does); ones the user lacks cannot be given. */
+export function ScopeFields({ value, onChange, error, mine = ALL_SCOPES }: { value: Scope[]; onChange: (s: Scope[]) => void; error?: string | undefined; mine?: string[] }) {
   return (
     <fieldset className="space-y-1">
       <legend className="text-sm font-medium">What the key may do</legend>
       {SCOPES.map((s) => (
-        <Checkbox key={s.id} label={s.label} checked={value.includes(s.id)}
+        <Checkbox key={s.id} label={mine.includes(s.id) ? s.label : `${s.label} (you cannot give this: you do not have it)`}
+          checked={value.includes(s.id)} disabled={!mine.includes(s.id)}
           onChange={(e) => onChange(SCOPES.map((x) => x.id).filter((id) => (id === s.id ? e.target.checked : value.includes(id))))} />
       ))}
       {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
@@ -45,10 +49,12 @@ export function ScopeFields({ value, onChange, error }: { value: Scope[]; onChan
   );
 }
 
-export default function KeysPage() {
+export default function KeysPage({ session }: { session: SessionInfo }) {
   const qc = useQueryClient();
+  const mine: string[] = session.user.permissions;
+  const mayManage = mine.includes('manage');
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<Scope[]>(['read', 'send', 'manage']);
+  const [scopes, setScopes] = useState<Scope[]>(ALL_SCOPES.filter((s) => mine.includes(s)));
   const keys = useQuery({ queryKey: ['keys'], queryFn: () => get<{ keys: Key[] }>('/keys') });
   const create = useMutation({
     mutationFn: () => post<{ key: string; name: string; scopes: Scope[] }>('/keys', { name, scopes }),
@@ -62,13 +68,16 @@ export default function KeysPage() {
   return (
     <Page title="API keys">
       <Card title="Create a key">
+        {!mayManage ? <p className="text-sm text-slate-700">Only admins and the owner create and revoke API keys.</p> : <>
         <form onSubmit={submit} className="space-y-3">
           <Input label="Key name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} hint="Where it will be used, e.g. Website" />
-          <ScopeFields value={scopes} onChange={setScopes} error={scopes.length === 0 ? 'Choose at least one' : undefined} />
+          <ScopeFields value={scopes} mine={mine} onChange={setScopes} error={scopes.length === 0 ? 'Choose at least one' : undefined} />
           <Button type="submit" disabled={create.isPending || scopes.length === 0}>Create key</Button>
         </form>
         <ErrorText error={create.error} />
         {create.data && <div className="mt-3"><Secret label={`New key "${create.data.name}" (${create.data.scopes.join(', ')})`} value={create.data.key} /></div>}
+        <p className="mt-2 text-sm text-slate-600">A key is yours: it can never do more than you can, and stops working if you are removed.</p>
+        </>}
       </Card>
       <Card title="Rotating a key without downtime">
         <ol className="list-decimal space-y-1 pl-5 text-sm">
@@ -78,7 +87,8 @@ export default function KeysPage() {
         </ol>
       </Card>
       <ErrorText error={keys.error ?? revoke.error} />
-      {keys.isPending ? <Loading /> : <KeyTable keys={keys.data?.keys ?? []} onRevoke={(k) => { if (confirm(`Revoke ${k.name}? Requests with it will fail at once.`)) revoke.mutate(k); }} />}
+      {keys.isPending ? <Loading /> : <KeyTable keys={keys.data?.keys ?? []}
+        {...(mayManage ? { onRevoke: (k: Key) => { if (confirm(`Revoke ${k.name}? Requests with it will fail at once.`)) revoke.mutate(k); } } : {})} />}
     </Page>
   );
 }

@@ -125,7 +125,7 @@ export default function SendPage({ session }: { session: SessionInfo }) {
   const zone = account.settings.time_zone;
 
   if (!session.user.can_send) {
-    return <Page title="Send"><ErrorText error="You do not have permission to send messages. Ask an owner to give you can_send." /></Page>;
+    return <Page title="Send"><ErrorText error="You do not have permission to send messages. Ask an admin or the account's owner to let you send." /></Page>;
   }
   return (
     <Page title="Send">

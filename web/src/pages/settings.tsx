@@ -80,7 +80,7 @@ export default function SettingsPage({ session }: { session: SessionInfo }) {
           <div><dt className="text-slate-600">Status</dt><dd>{session.account.account_status}</dd></div>
           <div><dt className="text-slate-600">Sub-accounts</dt><dd>{session.account.hierarchy_enabled ? 'enabled' : 'not enabled'}</dd></div>
           <div><dt className="text-slate-600">Signed in as</dt><dd>{session.user.email}</dd></div>
-          <div><dt className="text-slate-600">Your permissions</dt><dd>{[session.user.can_send && 'send', session.user.can_billing && 'billing'].filter(Boolean).join(', ') || 'read only'}</dd></div>
+          <div><dt className="text-slate-600">Your permissions</dt><dd>{session.user.role}: {session.user.permissions.join(', ')}</dd></div>
         </dl>
       </Card>
     </Page>

@@ -117,8 +117,11 @@ function SubDetail({ session }: { session: SessionInfo }) {
         <div className="mt-3">{keys.data && <KeyTable keys={keys.data.keys} onRevoke={(k) => revoke.mutate(k.id)} />}</div>
       </Card>
       <Card title="Users">
-        {a.managed_by_parent && <InviteForm path={`/account/${id}/users`} onDone={() => void qc.invalidateQueries({ queryKey: ['sub', id, 'users'] })} />}
-        <div className="mt-3">{users.data && <UserTable users={users.data.users} onRemove={(u) => removeUser.mutate(u)} />}</div>
+        {a.managed_by_parent && session.user.permissions.includes('manage') && (
+          <InviteForm path={`/account/${id}/users`} mine={session.user.permissions} onDone={() => void qc.invalidateQueries({ queryKey: ['sub', id, 'users'] })} />
+        )}
+        <div className="mt-3">{users.data && <UserTable users={users.data.users}
+          {...(session.user.permissions.includes('manage') && a.managed_by_parent ? { onRemove: (u) => removeUser.mutate(u) } : {})} />}</div>
       </Card>
     </Page>
   );

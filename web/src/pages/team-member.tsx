@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { del, get, patch } from '../lib/api.ts';
+import { Button, Card, Checkbox, ErrorText, Loading, Select } from '../ui.tsx';
+import { abilities, type Permission, type Role } from './team-words.ts';
+
+interface Member { id: string; email: string; role: Role; can_send: boolean; can_billing: boolean }
+interface Key { id: string; name: string; prefix: string; scopes: string[]; revoked_at: string | null; created_by_user?: string | null }
+
+/** Change a member's role and what they may do; what the signed-in user cannot give is disabled, with the reason. */
+export function ChangeMember({ user, mine, onDone, onCancel }: { user: Member; mine: Permission[]; onDone: () => void; onCancel: () => void }) {
+  const [role, setRole] = useState<'admin' | 'member'>(user.role === 'admin' ? 'admin' : 'member');
+  const [canSend, setCanSend] = useState(user.can_send);
+  const [canBilling, setCanBilling] = useState(user.can_billing);
+  const mayAdmin = (['read', 'send', 'billing', 'manage'] as const).every((p) => mine.includes(p));
+  const save = useMutation({
+    mutationFn: () => patch<{ keys_revoked: number; keys_narrowed: number }>(`/team/${user.id}`, role === 'admin' ? { role } : { role, can_send: canSend, can_billing: canBilling }),
+    onSuccess: onDone,
+  });
+  const next = { role, can_send: role === 'admin' || canSend, can_billing: role === 'admin' || canBilling };
+  return (
+    <Card title={`Change what ${user.email} can do`}>
+      <div role="group" aria-label={`Change what ${user.email} can do`} className="grid gap-3 sm:grid-cols-2">
+        <Select label="Role" value={role} onChange={(e) => setRole(e.target.value as 'admin' | 'member')}
+          hint={mayAdmin ? undefined : 'Only someone who can do everything can make an admin'}>
+          <option value="member">Member</option>
+          <option value="admin" disabled={!mayAdmin}>Admin</option>
+        </Select>
+        {role === 'member' && (
+          <div className="space-y-2">
+            <Checkbox label={`May send messages${mine.includes('send') ? '' : ' (you cannot change this: you cannot send)'}`}
+              checked={canSend} disabled={!mine.includes('send')} onChange={(e) => setCanSend(e.target.checked)} />
+            <Checkbox label={`May move credits and buy numbers${mine.includes('billing') ? '' : ' (you cannot change this: you do not handle billing)'}`}
+              checked={canBilling} disabled={!mine.includes('billing')} onChange={(e) => setCanBilling(e.target.checked)} />
+          </div>
+        )}
+      </div>
+      <p className="mt-3 text-sm text-slate-700">They will be able to: {abilities(next).toLowerCase()}. Their API keys lose at once whatever they no longer may do.</p>
+      <div className="mt-3 flex gap-2">
+        <Button onClick={() => save.mutate()} disabled={save.isPending}>Save</Button>
+        <Button kind="secondary" onClick={onCancel}>Cancel</Button>
+      </div>
+      <ErrorText error={save.error} />
+    </Card>
+  );
+}
+
+/** The removal dialog: it says which of the member's API keys stop working with them. */
+export function RemoveMember({ user, onDone, onCancel }: { user: Member; onDone: () => void; onCancel: () => void }) {
+  const keys = useQuery({ queryKey: ['keys'], queryFn: () => get<{ keys: Key[] }>('/keys') });
+  const theirs = (keys.data?.keys ?? []).filter((k) => k.created_by_user === user.id && !k.revoked_at);
+  const remove = useMutation({ mutationFn: () => del(`/team/${user.id}`), onSuccess: onDone });
+  return (
+    <Card title={`Remove ${user.email}?`}>
+      <div role="dialog" aria-label={`Remove ${user.email}`} className="space-y-3">
+        <p className="text-sm">They are signed out at once and can no longer sign in.</p>
+        {keys.isPending ? <Loading /> : theirs.length === 0
+          ? <p className="text-sm">They have made no API keys that still work.</p>
+          : (
+            <div className="text-sm">
+              <p>These API keys they made stop working too:</p>
+              <ul className="ml-5 list-disc">{theirs.map((k) => <li key={k.id}>{k.name} ({k.prefix}…)</li>)}</ul>
+            </div>
+          )}
+        <div className="flex gap-2">
+          <Button kind="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>Remove{theirs.length > 0 ? ` and revoke ${theirs.length} key${theirs.length === 1 ? '' : 's'}` : ''}</Button>
+          <Button kind="secondary" onClick={onCancel}>Cancel</Button>
+        </div>
+        <ErrorText error={remove.error} />
+      </div>
+    </Card>
+  );
+}
