@@ -1,6 +1,7 @@
 // Chooses the carriers from configuration: TASMAN_CARRIERS (several SMSCs and routes), the SMSC at SMPP_HOST
 // (one carrier, `default`), or, when neither is set, the built-in simulator (SIM_CARRIERS of them, started by the
 // composition root on 127.0.0.1 from SIM_PORT) so a fresh install sends (to pretend phones) with no setup.
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import { DEFAULT_CARRIER } from './carrier.ts';
 import type { CarrierConfig } from './carriers-config.ts';
@@ -37,6 +38,8 @@ export async function startSimulators(config: Config, logger?: Logger): Promise<
     for (let i = 0; i < config.carriers.simulated; i++) {
       const simulator = createSimulator({
         port: config.simulator.port === 0 ? 0 : config.simulator.port + i, host: '127.0.0.1', dlrDelayMs: config.simulator.dlrDelayMs,
+        // Pending receipts survive a crash of the process (not in Tasman's database: the simulator stands for a carrier).
+        journalFile: path.join(config.dataDir, 'simulator', `smsc-${i + 1}.receipts`),
         ...(logger ? { logger } : {}),
       });
       await simulator.start();

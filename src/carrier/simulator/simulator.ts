@@ -16,6 +16,7 @@ import { decodeShortMessage, segmentText } from '../smpp/segment.ts';
 import { silentLogger, type Logger } from '../smpp/logger.ts';
 import { normaliseMessageId } from '../smpp/receipt.ts';
 import { listen } from './listen.ts';
+import { openReceiptJournal, type JournalledReceipt, type ReceiptJournal } from './journal.ts';
 
 export interface SimulatorOptions {
   port: number;
@@ -33,6 +34,11 @@ export interface SimulatorOptions {
    * prompt receipts this bounds receipt throughput to window / the ESME's commit time.
    */
   window?: number;
+  /**
+   * Where pending receipts are kept (a file in DATA_DIR): each is fsync'd before its submit_sm_resp, and those due
+   * when the process died are sent after a restart. Without it they live in memory only.
+   */
+  journalFile?: string;
   logger?: Logger;
 }
 
@@ -141,20 +147,29 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     });
   }
 
-  function scheduleReceipt(conn: Connection, submit: ShortMessagePdu, messageId: string, outcome: keyof typeof RECEIPT): void {
-    const submitted = new Date();
-    later(dlrDelayMs, () => {
-      const r = RECEIPT[outcome];
-      const sample = decodeShortMessage(submit).text.slice(0, 20);
-      const text = `id:${messageId} sub:001 dlvrd:${r.dlvrd} submit date:${receiptDate(submitted)} ` +
-        `done date:${receiptDate(new Date())} stat:${r.stat} err:${r.err} text:${sample}`;
-      const fields: ShortMessageFields = {
-        ...shortMessageDefaults(),
+  let journal: ReceiptJournal | undefined;
+
+  /** The receipt a submit_sm will get, as journalled: everything the deliver_sm needs, and when it is due. */
+  function receiptFor(submit: ShortMessagePdu, messageId: string, outcome: keyof typeof RECEIPT): JournalledReceipt {
+    const r = RECEIPT[outcome];
+    const now = new Date();
+    const sample = decodeShortMessage(submit).text.slice(0, 20);
+    const text = `id:${messageId} sub:001 dlvrd:${r.dlvrd} submit date:${receiptDate(now)} ` +
+      `done date:${receiptDate(new Date(now.getTime() + dlrDelayMs))} stat:${r.stat} err:${r.err} text:${sample}`;
+    return {
+      id: messageId, dueAt: now.getTime() + dlrDelayMs,
+      pdu: {
         sourceAddrTon: submit.destAddrTon, sourceAddrNpi: submit.destAddrNpi, sourceAddr: submit.destinationAddr,
-        destAddrTon: submit.sourceAddrTon, destAddrNpi: submit.sourceAddrNpi, destinationAddr: submit.sourceAddr,
-        esmClass: 0x04, shortMessage: Buffer.from(text, 'latin1'),
-      };
-      deliver(fields, { receiptedMessageId: messageId, messageState: r.state }, conn).catch(() => {});
+        destAddrTon: submit.sourceAddrTon, destAddrNpi: submit.sourceAddrNpi, destinationAddr: submit.sourceAddr, text, state: r.state,
+      },
+    };
+  }
+
+  function scheduleReceipt(receipt: JournalledReceipt, conn?: Connection): void {
+    later(Math.max(0, receipt.dueAt - Date.now()), () => {
+      const { text, state, ...addresses } = receipt.pdu;
+      const fields: ShortMessageFields = { ...shortMessageDefaults(), ...addresses, esmClass: 0x04, shortMessage: Buffer.from(text, 'latin1') };
+      deliver(fields, { receiptedMessageId: receipt.id, messageState: state }, conn).then(() => journal?.done(receipt.id), () => {});
     });
   }
 
@@ -178,7 +193,17 @@ export function createSimulator(options: SimulatorOptions): Simulator {
         const outcome = outcomeFor(pdu.destinationAddr);
         if (outcome === 'refused') return responseTo(pdu, Status.ESME_RINVDSTADR);
         const messageId = randomBytes(6).toString('hex').toUpperCase();
-        if (outcome !== 'none' && (pdu.registeredDelivery & 0x03) !== 0) scheduleReceipt(conn, pdu, messageId, outcome);
+        if (outcome !== 'none' && (pdu.registeredDelivery & 0x03) !== 0) {
+          const receipt = receiptFor(pdu, messageId, outcome);
+          // On disk before the answer that promises it: a crash after the answer cannot lose the receipt.
+          try {
+            await journal?.promise(receipt);
+          } catch (err) {
+            log.error({ err }, 'simulator: receipt journal write failed; submit refused');
+            return responseTo(pdu, Status.ESME_RSYSERR);
+          }
+          scheduleReceipt(receipt, conn);
+        }
         remember(messageId, outcome);
         // At debug level every accepted submit is one line: tests count them across SMSC processes.
         log.debug({ id: messageId, to: pdu.destinationAddr, port }, 'simulator: submit_sm accepted');
@@ -216,6 +241,12 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     get port() { return port; },
 
     start: async () => {
+      if (options.journalFile) {
+        journal = openReceiptJournal(options.journalFile);
+        // Receipts promised before a restart go to whichever ESME binds, when due (at once if overdue).
+        for (const receipt of journal.pending) scheduleReceipt(receipt);
+        if (journal.pending.length > 0) log.info({ receipts: journal.pending.length }, 'simulator: receipts promised before the restart will be sent');
+      }
       port = await listen(server, options.port, host);
       log.info({ host, port }, 'SMSC simulator listening');
     },
@@ -231,6 +262,7 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       await Promise.all([...connections].map((c) => c.session.unbind()));
       for (const c of connections) c.session.destroy(new Error('simulator stopped'));
       await closing;
+      journal?.close();
     },
 
     async injectInbound({ from, to, text }) {
