@@ -5,6 +5,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { DEFAULT_CARRIER } from './carrier/carrier.ts';
 import { parseCarriersConfig, type CarrierConfig, type CarriersConfig } from './carrier/carriers-config.ts';
 import { splitHosts, withHosts } from './platform/db/hosts.ts';
+import { parseKey } from './platform/crypto/secret-box.ts';
 
 // The one place that reads process.env. Every variable is declared once in ENV below (type, default, bounds,
 // description); docs/operations.md's table is checked against it (src/config.test.ts). A bad value stops start-up
@@ -115,6 +116,17 @@ function read(env: Env, name: keyof EnvVars): unknown {
 /** Every variable of ENV read from `env`, typed by the schema. */
 export function readEnv(env: Env = process.env): EnvVars {
   return Object.fromEntries(Object.keys(ENV.properties).map((name) => [name, read(env, name as keyof EnvVars)])) as EnvVars;
+}
+
+/** TASMAN_SECRET_KEY, read here so a malformed key is one line naming it before anything starts; blank is unset. */
+function secretKey(raw: string | null | undefined): string | null {
+  if (raw == null || raw.trim() === '') return null;
+  try {
+    parseKey(raw);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  return raw;
 }
 
 function url(name: string, raw: string | null | undefined, protocols: string[]): string | null {
@@ -277,7 +289,7 @@ export function loadConfig(env: Env = process.env) {
     },
     creditPriceCents: e.CREDIT_PRICE_CENTS,
     maxNumbers: e.MAX_NUMBERS,
-    secretKey: e.TASMAN_SECRET_KEY ?? null,
+    secretKey: secretKey(e.TASMAN_SECRET_KEY),
     retentionDays: e.RETENTION_DAYS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     /** validity_period on every submit; a message still without a receipt this long (plus an hour) ends expired. */

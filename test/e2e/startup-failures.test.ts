@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { testDatabaseUrl } from '../support/scratch-db.ts';
 
 // `tasman start` refusing to start: exit 1 within seconds, one line on stderr that names what to fix, no stack.
@@ -83,6 +86,26 @@ describe('tasman start refuses clearly', () => {
     expect(res.code).toBe(1);
     oneLine(res.stderr);
     expect(res.stderr).toMatch(/^tasman: DATA_DIR \/dev\/null\/tasman is not writable \(ENOTDIR\)/);
+  });
+
+  it('a malformed TASMAN_SECRET_KEY: one line naming it, before anything starts', async () => {
+    const res = await start({ TASMAN_SECRET_KEY: 'not-a-key', DATABASE_URL: testDatabaseUrl(), TASMAN_SIMULATOR: 'true' });
+    expect(res.code).toBe(1);
+    oneLine(res.stderr);
+    expect(res.stderr).toMatch(/^tasman: invalid configuration: TASMAN_SECRET_KEY must be 32 bytes written as 64 hex characters or base64 .*openssl rand -hex 32$/);
+  });
+
+  it('a generated key file in DATA_DIR that holds no key: one line naming the file', { timeout: 180_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-bad-key-'));
+    try {
+      writeFileSync(path.join(dataDir, 'secret.key'), 'garbage\n');
+      const res = await start({ DATA_DIR: dataDir, DATABASE_URL: testDatabaseUrl(), TASMAN_SIMULATOR: 'true', TASMAN_WORKERS: '0' });
+      expect(res.code).toBe(1);
+      oneLine(res.stderr);
+      expect(res.stderr).toBe(`tasman: ${path.join(dataDir, 'secret.key')} does not hold a valid key (64 hex characters); restore it or remove it to start over`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('a database that does not answer: retries for DATABASE_CONNECT_TIMEOUT, then one line naming DATABASE_URL', async () => {

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { StartupError } from '../startup-error.ts';
 
 /**
  * Encrypts secrets at rest (webhook signing secrets) with AES-256-GCM under one service key.
@@ -90,7 +91,7 @@ export function loadOrCreateKey(opts: { envValue?: string; dataDir?: string }): 
     try {
       return parseKey(existing);
     } catch {
-      throw new Error(`${path} does not hold a valid key (64 hex characters); restore it or remove it to start over`);
+      throw new StartupError(`${path} does not hold a valid key (64 hex characters); restore it or remove it to start over`);
     }
   }
   mkdirSync(opts.dataDir, { recursive: true });
