@@ -224,6 +224,8 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   const inProgress = new Set<Queued>();
 
   const recent = createRecentReceipts<ReceiptAnswer>();
+  // Carriers whose unmatched receipts were logged (the first time only).
+  const unmatchedLogged = new Set<string>();
 
   async function receive(receipt: Receipt, parked: ParkedReceipt): Promise<ReceiptAnswer> {
     const receivedAt = now();
@@ -318,8 +320,20 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     settleResent: async (tx: Executor, messageIds: string[]): Promise<void> => {
       recordedEvents += await settleFirstCopies(tx, messageIds, deps.linksOf);
     },
-    /** The backstop: applies parked receipts a message or segment now holds, found by holder (README.md). */
-    sweepParked: async (limit = SWEEP_BATCH) => resolveRefs(await parkedWithHolder(db, limit)),
+    /**
+     * The backstop: applies parked receipts a message or segment now holds, found by holder (README.md), and logs
+     * the first unmatched receipt of each carrier with what to set.
+     */
+    async sweepParked(limit = SWEEP_BATCH): Promise<number> {
+      const applied = await resolveRefs(await parkedWithHolder(db, limit));
+      for (const o of await orphanStats(db, ORPHAN_AFTER_MS)) {
+        if (unmatchedLogged.has(o.carrier)) continue;
+        unmatchedLogged.add(o.carrier);
+        deps.logger?.warn({ carrier: o.carrier, unmatched: o.count, smscId: o.sampleId },
+          `carrier ${o.carrier}: receipts that match no message (e.g. id ${o.sampleId}); if it writes ids differently in submit_sm_resp and receipts, set submit_id_base and receipt_id_base for it`);
+      }
+      return applied;
+    },
     /** Deletes parked receipts nothing has held for `olderThanMs` (PARKED_RECEIPT_MAX_AGE_HOURS). */
     purgeOrphans: (olderThanMs: number) => purgeOrphans(db, olderThanMs),
     /** Parked receipts nothing holds after a minute, by carrier (GET /metrics, GET /admin/carriers). */
