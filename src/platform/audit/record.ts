@@ -7,6 +7,7 @@ import { redact } from './redact.ts';
 // The audit log's one writer (docs/audit-log.md, decision 0057). In platform/ because every module that changes
 // something records it, while the audit module (its routes and lists) depends on modules itself.
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const json = (v: Record<string, unknown> | null) => (v === null ? sql`null` : sql`${JSON.stringify(v)}::jsonb`);
 
 /**
@@ -17,8 +18,9 @@ const json = (v: Record<string, unknown> | null) => (v === null ? sql`null` : sq
 export async function record(tx: Executor, entry: AuditEntry): Promise<void> {
   const actor = auditActor(entry.actor);
   // A key is recorded with its shown prefix, read here rather than carried on every request's actor.
-  const label = actor.type === 'key' && actor.label === null && actor.id
-    ? sql`(select prefix from api_keys where id::text = ${actor.id})`
+  // Only a uuid is looked up, as one: the primary key's index answers it.
+  const label = actor.type === 'key' && actor.label === null && actor.id && UUID.test(actor.id)
+    ? sql`(select prefix from api_keys where id = ${actor.id}::uuid)`
     : sql`${actor.label}`;
   await tx.execute(sql`
     insert into audit_log (id, account_id, actor_type, actor_id, actor_label, source_address, action, target_type, target_id,
