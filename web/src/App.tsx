@@ -7,6 +7,7 @@ import { Loading } from './ui.tsx';
 import { useAccountSettings } from './settings.ts';
 import { ZoneContext } from './zone.tsx';
 import { LoginPage, InvitePage } from './pages/auth.tsx';
+import { ForgotPage, ResetPage } from './pages/password-reset.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 
 // The first page (overview or sign-in) is in the main bundle; the others load when first opened.
@@ -33,6 +34,8 @@ export function App() {
       <Routes>
         <Route path="/login" element={<LoginPage />} />
         <Route path="/invite" element={<InvitePage />} />
+        <Route path="/forgot" element={<ForgotPage />} />
+        <Route path="/reset" element={<ResetPage />} />
         <Route path="/operator/*" element={<OperatorPage />} />
         <Route path="/*" element={<SignedIn />} />
       </Routes>

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, post, setCsrf } from '../lib/api.ts';
 import type { SessionInfo } from '../session.ts';
@@ -69,6 +69,7 @@ export function LoginPage() {
         <ErrorText error={step.error} />
         <Button type="submit" disabled={step.busy} className="w-full">Sign in</Button>
       </form>
+      <Link to="/forgot" className="text-sm text-blue-800 underline">Forgot password?</Link>
       <p className="text-sm text-slate-700">New here? Open the invite link you were given to choose a password.</p>
     </AuthFrame>
   );
