@@ -7,6 +7,7 @@ import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, P
 import { AuthFrame } from './auth.tsx';
 import { PipelinePanel } from './operator-pipeline.tsx';
 import { NumberPool, SenderIdList } from './operator-lists.tsx';
+import { Outbox } from './operator-outbox.tsx';
 
 interface Account { account_id: string; business_name: string; email?: string | null; account_status: string; hierarchy_enabled: boolean; credits: number; created_at?: string }
 
@@ -42,6 +43,7 @@ export default function OperatorPage() {
         </div>
         <SenderIdList />
         <NumberPool />
+        <Outbox />
       </main>
     </div>
   );
