@@ -35,6 +35,13 @@ type Page = { limit: number; offset: number };
 
 /** Calls the operator API and prints its JSON answer; exit status 2 for an API error. */
 async function callApi(method: Method, path: string, body?: unknown): Promise<void> {
+  const res = await operatorRequest(method, path, body);
+  process.stdout.write(`${res.text}\n`);
+  if (res.status >= 300) process.exitCode = 2;
+}
+
+/** One request to the operator API (TASMAN_URL, the operator token): its status and body text. */
+export async function operatorRequest(method: Method, path: string, body?: unknown): Promise<{ status: number; text: string }> {
   const config = loadConfig();
   const token = config.adminToken ?? readAdminToken(config.dataDir);
   if (!token) throw new CliError('no operator token: set TASMAN_ADMIN_TOKEN, or run `tasman start` once to generate one into DATA_DIR');
@@ -52,8 +59,7 @@ async function callApi(method: Method, path: string, body?: unknown): Promise<vo
     const code = (err as { code?: string }).code ?? (err as Error).message;
     throw new CliError(`cannot reach Tasman at ${base} (${code}): is \`tasman start\` running? Set TASMAN_URL to its address`);
   }
-  process.stdout.write(`${await res.body.text()}\n`);
-  if (res.statusCode >= 300) process.exitCode = 2;
+  return { status: res.statusCode, text: await res.body.text() };
 }
 
 /** `tasman admin …`: operator commands over the HTTP API (TASMAN_URL, default http://127.0.0.1:$PORT). */

@@ -5,6 +5,7 @@ import { StartupError } from '../platform/startup-error.ts';
 import { CliError } from './cli-error.ts';
 import { adminCommand } from './admin.ts';
 import { mcpCommand } from './mcp.ts';
+import { statusCommand } from './status.ts';
 
 // The release is package.json's version (CHANGELOG.md has one entry per release); src/cli and dist/cli both sit two
 // folders below it.
@@ -40,6 +41,7 @@ program.command('simulator').description('run the built-in SMSC simulator alone'
 });
 
 program.addCommand(adminCommand());
+program.addCommand(statusCommand());
 program.addCommand(mcpCommand());
 
 function fail(message: string): never {

@@ -103,6 +103,29 @@ describe('tasman admin against a running server', () => {
   });
   afterAll(async () => { await proc?.stop(); await scratch?.drop(); });
 
+  it('tasman status: the state, queues and carriers as a table, or as JSON with --json', async () => {
+    const people = await tasman(['status'], env);
+    expect(people.code).toBe(0);
+    const lines = people.stdout.split('\n');
+    expect(lines[0]).toMatch(/^Tasman \d+\.\d+\.\d+: operational at \d{4}-/);
+    expect(lines).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^SERVICE +STATE$/), expect.stringMatching(/^outbound +operational$/),
+      expect.stringMatching(/^QUEUE +WAITING +OLDEST \(s\)$/), expect.stringMatching(/^messages +\d+ +\d+$/),
+      expect.stringMatching(/^CARRIER +BOUND +ADDRESS$/), expect.stringMatching(/^default +yes +127\.0\.0\.1:\d+$/),
+    ]));
+    const scripts = await tasman(['status', '--json'], env);
+    expect(scripts.code).toBe(0);
+    expect(JSON.parse(scripts.stdout)).toMatchObject({
+      status: 'operational', services: { outbound: 'operational' }, carriers_checked: true,
+      queues: [{ queue: 'messages' }, { queue: 'webhooks' }], carriers: [{ name: 'default', bound: true }],
+    });
+    // A wrong token: the API refuses, one line, exit 1.
+    const refused = await tasman(['status'], { ...env, TASMAN_ADMIN_TOKEN: 'wrong' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/^tasman: GET \/admin\/health answered 401: /);
+  });
+
   it('creates an account, moves credits both ways, and sets boolean flags as the help shows them', async () => {
     const created = await tasman(['admin', 'account', 'create', '--name', 'CLI Pty Ltd', '--email', 'cli@example.com', '--credits', '10', '--hierarchy'], env);
     expect(created.code).toBe(0);
