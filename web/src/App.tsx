@@ -100,6 +100,8 @@ function Shell({ session }: { session: SessionInfo }) {
             <div className="mt-4 border-t border-slate-200 px-3 pt-3 text-sm">
               <p className="truncate text-slate-700">{session.user.email}</p>
               <button type="button" className="mt-2 underline" onClick={() => void signOut()}>Sign out</button>
+              {/* The API reference (OpenAPI, served by the API itself), for developers wiring the account up. */}
+              <a href="/docs/" className="mt-2 block underline">API reference</a>
             </div>
           </nav>
         </header>

@@ -37,7 +37,10 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
 
   app.post('/mcp', {
     config: { scope: 'any' },
-    schema: { tags: ['MCP'], summary: 'Model Context Protocol, Streamable HTTP (JSON-RPC; see docs/mcp.md)' },
+    schema: {
+      tags: ['MCP'], summary: 'Model Context Protocol, Streamable HTTP (JSON-RPC; see docs/mcp.md)',
+      description: 'The MCP server for AI agents, over Streamable HTTP: JSON-RPC requests list and call tools that are this API\'s operations (send, preview, track, inbox, opt-outs, balance, reports…). Each tool checks the scope its operation needs against the key\'s, and a send tool refuses a call over the configured credit ceiling. Answers JSON-RPC, not this API\'s error body. See docs/mcp.md.',
+    },
   }, async (request, reply) => {
     if (Array.isArray(request.body)) {
       return reply.status(400).send(jsonRpcError(-32600, 'Send one JSON-RPC message per request (batches are not accepted)'));

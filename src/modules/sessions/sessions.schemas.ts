@@ -73,6 +73,8 @@ export const TwoFactorDisable = Type.Object({
   password: Type.Optional(described(Password, 'The user\'s password (instead of a code)')),
 }, { description: 'Proof: a current code, a recovery code or the password' });
 
-const USER = { id: EX.user, email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false };
+const USER = {
+  id: EX.user, email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false, role: 'member', permissions: ['read', 'send'],
+};
 const ACCOUNT = { id: EX.account, business_name: 'Harbour Dental Group', parent_account_id: null, hierarchy_enabled: true, account_status: 'active' };
 export const SESSION_EXAMPLE = { csrf_token: 'Xq3v9Lr0T2m7yKb5Nf8cWd1eHs4jPa6u', user: USER, account: ACCOUNT };
