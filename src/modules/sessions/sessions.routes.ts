@@ -139,10 +139,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
   }, async (request, reply) => signIn(request, reply, await guarded(request, () => sessions.redeemInvite(request.body.token, request.body.password, request.ip))));
 
   app.post('/password/forgot', {
-    config: { contract: { sample: { body: { email: 'owner@example.com' } }, errors: [] } },
+    config: { contract: { sample: { body: { email: 'owner@example.com' } }, response: { ok: true }, errors: [] } },
     schema: {
       tags, security, summary: 'Email a password reset link',
-      description: 'Answers 202 whatever the email, so it does not tell who has an account. The link works once, for an hour.',
+      description: 'Sends a dashboard user a link to choose a new password (by SMTP, or kept in the operator\'s outbox without SMTP_URL). Answers 202 whatever the email, so it does not tell who has an account. The link works once, for an hour; asking again sends another. No key needed.',
       body: PasswordForgot, response: { 202: Ok },
     },
   }, async (request, reply) => {
@@ -151,10 +151,15 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
   });
 
   app.post('/password/reset', {
-    config: { contract: { sample: { body: { token: 'the-token-from-the-reset-link', password: 'a long pass phrase' } }, errors: ['reset_invalid', 'weak_password', 'too_many_failures'] } },
+    config: {
+      contract: {
+        sample: { body: { token: 'the-token-from-the-reset-link', password: 'correct horse battery staple' } }, response: { ok: true },
+        errors: ['reset_invalid', 'weak_password', 'too_many_failures'],
+      },
+    },
     schema: {
       tags, security, summary: 'Choose a new password with a reset link',
-      description: 'Ends every session of the user; two-factor authentication stays on. Sign in afterwards with the new password.',
+      description: 'Sets the new password with the token from the reset link and spends the token. Ends every session of the user; two-factor authentication stays on. Sign in afterwards with the new password. The password must have at least 12 characters and not be a common one (400 weak_password); an unknown, used or expired token answers 404 reset_invalid. No key needed.',
       body: PasswordReset, response: { 200: Ok },
     },
   }, async (request) => guarded(request, () => services.passwordResets.reset(request.body.token, request.body.password, request.ip)));
