@@ -7,7 +7,8 @@
 // Env: SMSC_PORT (0 picks one; printed as `LISTENING <port>`), SMSC_SYSERR_FILE (while that file exists,
 // every submit_sm is refused with ESME_RSYSERR: an SMSC in trouble), SMSC_RECEIPTS=0 (no automatic receipts),
 // SMSC_MESSAGE_ID (answer every submit with this id, as two carriers' equal ids), SMSC_RESEND_RECEIPTS=1 (a
-// receipt whose deliver_sm_resp never came, its connection gone, is sent again on the next bind, as real SMSCs do),
+// receipt whose deliver_sm_resp never came, its connection gone, is sent again on the next bind, and one answered
+// with an error a second later, as real SMSCs do),
 // SMSC_HOLD_FIRST=n (the first n accepted submits get their receipt before, and instead of, their submit_sm_resp;
 // `RECEIPTED <id> <status>` is written when the ESME answers that receipt).
 // Stdin: `DELIVER <session> <json>` sends a deliver_sm with those fields on that connection, and writes
@@ -25,7 +26,11 @@ const sessions = [];
 const unacknowledged = new Map();
 const sendReceipt = (session, id, fields) => {
   unacknowledged.set(id, fields);
-  session.deliver_sm(fields, (resp) => { if (resp.command_status === 0) unacknowledged.delete(id); });
+  session.deliver_sm(fields, (resp) => {
+    if (resp.command_status === 0) unacknowledged.delete(id);
+    // A temporary error (the ESME could not commit it): sent again a second later, as real SMSCs do.
+    else if (process.env.SMSC_RESEND_RECEIPTS === '1') setTimeout(() => { if (!session.socket.destroyed) sendReceipt(session, id, fields); }, 1000);
+  });
 };
 const server = smpp.createServer({}, (session) => {
   const index = sessions.push(session) - 1;
