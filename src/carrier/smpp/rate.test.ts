@@ -11,6 +11,19 @@ describe('token bucket', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(95);
   });
 
+  it('never lets more than tps through in any one second, even when a stalled event loop owes it time', async () => {
+    const tps = 20;
+    const bucket = createTokenBucket(tps);
+    const times: number[] = [];
+    const takes = Array.from({ length: 45 }, () => bucket.take().then(() => { times.push(performance.now()); }));
+    await new Promise((r) => setTimeout(r, 100));
+    // A busy event loop: every waiting timer fires 1.5 s late, and the bucket is owed 30 tokens.
+    const until = performance.now() + 1500;
+    while (performance.now() < until) { /* stall */ }
+    await Promise.all(takes);
+    for (let i = tps; i < times.length; i++) expect(times[i]! - times[i - tps]!, `take ${i}`).toBeGreaterThanOrEqual(999);
+  });
+
   it('is a no-op without a limit', async () => {
     const bucket = createTokenBucket(0);
     await Promise.all(Array.from({ length: 1000 }, () => bucket.take()));

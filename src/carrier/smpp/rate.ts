@@ -5,6 +5,8 @@
  * tokens (at least one), so any one second holds at most tps + burst submits: an SMSC counting per second sees
  * its limit held (a burst of a whole second let twice the rate through in the first second). `tps` may be a
  * function (a bind's rate controller): the rate is read at every take, so a change applies to the next token.
+ * Whatever the bucket holds, no 1,000 ms window ever holds more than the rate's takes: a late timer's credit
+ * catches the pace up without a burst an SMSC counting per second would throttle.
  */
 export function createTokenBucket(tps: number | (() => number), burstOf = (rate: number) => Math.max(1, Math.ceil(rate / 100))): { take(): Promise<void> } {
   const rateNow = typeof tps === 'function' ? tps : () => tps;
@@ -13,6 +15,8 @@ export function createTokenBucket(tps: number | (() => number), burstOf = (rate:
   let last = performance.now();
   let queue: Promise<void> = Promise.resolve();
   let waiting = 0;
+  // When the takes of the last second went through, oldest first.
+  const recent: number[] = [];
   // The burst caps what an idle bucket saves up. While takes queue, the time a late timer overslept is credited
   // in full: on a busy event loop every timer fires late, and capping then lost that time on every token (a bind
   // at 20/s sent 16).
@@ -32,11 +36,18 @@ export function createTokenBucket(tps: number | (() => number), burstOf = (rate:
             const rate = rateNow();
             if (!(rate > 0) || !Number.isFinite(rate)) { last = performance.now(); tokens = Math.min(tokens, 1); return; }
             refill(rate, idle && first);
-            if (tokens >= 1) break;
+            if (tokens >= 1) {
+              const now = performance.now();
+              while (recent.length > 0 && now - recent[0]! >= 1000) recent.shift();
+              if (recent.length < Math.max(1, Math.floor(rate))) break;
+              await new Promise((r) => setTimeout(r, Math.ceil(recent[0]! + 1000 - now)));
+              continue;
+            }
             // Waits for the next token at the rate it reads now; the loop reads the rate again after (it may have dropped).
             await new Promise((r) => setTimeout(r, Math.ceil(((1 - tokens) / rate) * 1000)));
           }
           tokens -= 1;
+          recent.push(performance.now());
         } finally {
           waiting--;
         }
