@@ -28,7 +28,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as { port: number }).port;
-  [withSmtp, withoutSmtp] = await Promise.all([createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` }), createTestApp()]);
+  // A database of its own for the SMTP app: it sends every mail waiting in its outbox, and other test files leave
+  // theirs waiting in the shared one.
+  [withSmtp, withoutSmtp] = await Promise.all([createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { ownDatabase: true }), createTestApp()]);
 });
 afterAll(async () => {
   await Promise.all([withSmtp?.close(), withoutSmtp?.close()]);
