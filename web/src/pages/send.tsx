@@ -132,7 +132,7 @@ export default function SendPage({ session }: { session: SessionInfo }) {
       <form onSubmit={(e) => void submit(e)} className="grid gap-5 lg:grid-cols-2" noValidate>
         <div className="space-y-4">
           <TextArea label="To" rows={3} value={to} disabled={!!csv} onChange={(e) => setTo(e.target.value)} error={toError}
-            hint="One mobile number, or several separated by new lines or commas (04…, 02… or +61…, +64…)" />
+            hint={`One mobile number, or several separated by new lines or commas: +61…, +64…, or written locally as in ${account.settings.country === 'NZ' ? 'New Zealand (02…)' : 'Australia (04…)'}, this account's country (Settings)`} />
           <Input label="Or upload a CSV" type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e.target.files?.[0])} error={csvError}
             hint="First row: a phone column and any merge fields, used as {{name}} in the message" />
           {csv && <p className="text-sm">{csv.name}: {csv.recipients.length} recipients; merge fields: {csv.fields.map((f) => `{{${f}}}`).join(', ') || 'none'}</p>}
