@@ -1,21 +1,17 @@
 // The receipt service on the real database: applying final receipts once, ignoring non-final ones, the
 // message.dlr outbox event, concatenated messages, and receipts that overtake their submit response.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Receipt } from '../../src/carrier/carrier.ts';
 import { rows } from '../../src/platform/db/client.ts';
 import { recordSent } from '../../src/modules/dispatch/dispatch.repo.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
+import { receipt, smscId } from '../support/receipts.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
-const smscId = () => randomUUID().replace(/-/g, '').slice(0, 16);
-const receipt = (id: string, r: Partial<Receipt> = {}): Receipt =>
-  ({ smscMessageId: id, state: 'delivered', final: true, errorCode: '000', doneAt: new Date(), ...r });
 
 /** A message accepted by the API and recorded as sent under the given SMSC id(s), as the dispatcher would. */
 async function sentMessage(ids: string[] = [smscId()], message = 'Hello') {

@@ -4,20 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Receipt } from '../../src/carrier/carrier.ts';
 import { rows } from '../../src/platform/db/client.ts';
 import { recordSent } from '../../src/modules/dispatch/dispatch.repo.ts';
 import { parkReceipt } from '../../src/modules/receipts/parked.repo.ts';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
+import { receipt, smscId } from '../support/receipts.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
-const smscId = () => randomUUID().replace(/-/g, '').slice(0, 16);
-const receipt = (id: string, r: Partial<Receipt> = {}): Receipt =>
-  ({ smscMessageId: id, state: 'delivered', final: true, errorCode: '000', doneAt: new Date(), ...r });
 const ago = (ms: number) => new Date(Date.now() - ms);
 
 async function queuedMessage(to = mobile()) {
