@@ -95,6 +95,10 @@ describe('a primary and a standby in DATABASE_URL', () => {
     await onA.query(`alter database "${a.pathname.slice(1)}" reset default_transaction_read_only`);
     await bAdmin.query('alter system set default_transaction_read_only = on');
     await bAdmin.query('select pg_reload_conf()');
+    // pg_reload_conf() only signals the postmaster, which passes the reload on to the live sessions a moment later:
+    // wait until a session of B has taken it, or the pool's next statement there may still write.
+    await pollUntil(async () => (await bAdmin.query<{ v: string }>('select current_setting(\'default_transaction_read_only\') as v')).rows[0]!.v,
+      (v) => v === 'on', 'B read-only', 10_000, 20);
     await insertWhenWritable(3, failures);
     expect(await probeRows(onA)).toEqual([1, 3]);
     expect(await probeRows(onB)).toEqual([2]);
