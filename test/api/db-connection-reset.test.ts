@@ -52,11 +52,13 @@ describe('a pool connection reset while checked out', () => {
   it('during a statement: the statement fails as unavailable and the next one runs on a new connection', async () => {
     const failed = await database.db.transaction(async (tx) => {
       const pid = await backendPid(tx);
-      // Drizzle's queries start when awaited or then'd: Promise.resolve starts this one now.
-      const sleeping = Promise.resolve(tx.execute(sql`select pg_sleep(30)`));
+      // Drizzle's queries start when awaited or then'd: then() starts this one now, and catches its failure at
+      // once (it can arrive before terminate() answers, and a rejection nobody holds yet counts as unhandled).
+      const sleeping = tx.execute(sql`select pg_sleep(30)`).then(() => null, (err: unknown) => err);
       await pollUntil(async () => (await admin.query(`select count(*)::int as n from pg_stat_activity where pid = $1 and state = 'active'`, [pid])).rows[0].n, (n) => n === 1, 'the statement running');
       await terminate(pid);
-      await sleeping;
+      const err = await sleeping;
+      if (err) throw err;
     }).then(() => null, (err: unknown) => err);
     expect(isDatabaseUnavailable(failed)).toBe(true);
     expect(await works()).toBe(1);

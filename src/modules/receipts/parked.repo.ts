@@ -29,6 +29,11 @@ export interface ParkedExtra {
 /** The digits of a number, the one form a receipt's source_addr and a message's recipient are compared in. */
 export const numberDigits = (n: string): string => n.replace(/\D/g, '');
 
+// Whether a receipt is about a message's handset: the last eight digits agree, so an SMSC that writes the handset
+// in national form (0412…) and one that writes it in international form (61412…) both match.
+const HANDSET_DIGITS = 8;
+export const sameHandset = (a: string, b: string): boolean => numberDigits(a).slice(-HANDSET_DIGITS) === numberDigits(b).slice(-HANDSET_DIGITS);
+
 const parkedKey = (ref: SmscRef) => and(eq(pendingReceipts.carrier, ref.carrier), eq(pendingReceipts.smscMessageId, ref.smscId));
 
 /** A PostgreSQL text[] literal, one parameter: the planner then uses the smsc id index (a set-returning function would not). */
@@ -42,10 +47,11 @@ export async function parkReceipt(db: Executor, ref: SmscRef, receipt: ParkedRec
 }
 
 /** Locks a parked receipt; a concurrent resolver waits, then finds it gone. */
-export async function lockParked(tx: Executor, ref: SmscRef): Promise<{ receipt: ParkedReceipt; receivedAt: Date; otherIds: string[] } | null> {
-  const [row] = await tx.select({ receipt: pendingReceipts.receipt, receivedAt: pendingReceipts.receivedAt, otherIds: pendingReceipts.otherIds })
-    .from(pendingReceipts).where(parkedKey(ref)).for('update');
-  return row ? { receipt: row.receipt as ParkedReceipt, receivedAt: row.receivedAt, otherIds: row.otherIds ?? [] } : null;
+export async function lockParked(tx: Executor, ref: SmscRef): Promise<{ receipt: ParkedReceipt; receivedAt: Date; otherIds: string[]; recipient: string | null } | null> {
+  const [row] = await tx.select({
+    receipt: pendingReceipts.receipt, receivedAt: pendingReceipts.receivedAt, otherIds: pendingReceipts.otherIds, recipient: pendingReceipts.recipient,
+  }).from(pendingReceipts).where(parkedKey(ref)).for('update');
+  return row ? { receipt: row.receipt as ParkedReceipt, receivedAt: row.receivedAt, otherIds: row.otherIds ?? [], recipient: row.recipient } : null;
 }
 
 export async function deleteParked(tx: Executor, ref: SmscRef): Promise<void> {
@@ -65,10 +71,17 @@ export async function parkedAmong(db: Executor, smscIds: string[]): Promise<Smsc
        or (other_ids is not null and other_ids && ${textArray(smscIds)}::text[])`);
 }
 
-// A message or segment carries this id on this carrier (the holder findHolder would choose).
+// A message or segment carries this id on this carrier (the holder findHolder would choose) and can take the
+// receipt: it still awaits one, or it is about the same handset (a repeat). A receipt about another handset that
+// only a final message holds is for a newer message the SMSC gave a reused id to, whose `sent` write is pending
+// (receipts.service.ts): for that one nothing holds it yet.
+const canTake = (awaiting: SQL) => sql`(p.recipient is null or ${awaiting}
+  or right(regexp_replace(m.recipient, '[^0-9]', '', 'g'), ${sql.raw(String(HANDSET_DIGITS))}) = right(p.recipient, ${sql.raw(String(HANDSET_DIGITS))}))`;
 const heldBy = (id: SQL) => sql`(
-  exists (select 1 from messages m where m.smsc_message_id = ${id} and coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) = p.carrier and m.sent_at is not null)
-  or exists (select 1 from message_segments s where s.carrier = p.carrier and s.smsc_message_id = ${id}))`;
+  exists (select 1 from messages m where m.smsc_message_id = ${id} and coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) = p.carrier and m.sent_at is not null
+    and ${canTake(sql`(m.dlr_status is null and m.status = 'sent')`)})
+  or exists (select 1 from message_segments s join messages m on m.id = s.message_id where s.carrier = p.carrier and s.smsc_message_id = ${id}
+    and ${canTake(sql`(s.dlr_status is null and m.status = 'sent')`)}))`;
 type SQL = ReturnType<typeof sql>;
 const hasHolder = sql`(${heldBy(sql`p.smsc_message_id`)} or (p.other_ids is not null and exists (
   select 1 from unnest(p.other_ids) o(id) where ${heldBy(sql`o.id`)})))`;

@@ -9,7 +9,7 @@ import {
   applyFinal, applyFinalBatch, findHolder, lockMessage, lockOverdue, markSegment, receiptKey, segmentStates,
 } from './receipts.repo.ts';
 import {
-  deleteParked, ORPHAN_AFTER_MS, lockParked, orphanStats, parkedAmong, parkedWithHolder, parkReceipt, purgeOrphans,
+  deleteParked, ORPHAN_AFTER_MS, lockParked, orphanStats, parkedAmong, parkedWithHolder, parkReceipt, purgeOrphans, sameHandset,
   type ParkedExtra, type ParkedReceipt, type SmscRef,
 } from './parked.repo.ts';
 import { createRecentReceipts } from './recent-receipts.ts';
@@ -65,20 +65,23 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     deps.onEvents?.();
   };
 
-  // A receipt for a message that already has its outcome: a repeat, or an id the SMSC reused for a newer
-  // message that we have not recorded yet. Nothing changes; it is logged so the second case can be seen.
+  // A receipt for a message that already has its outcome, about the same handset (or one the receipt does not
+  // name): a repeat. Nothing changes; it is logged. (One about another handset is parked instead: see apply.)
   const alreadyFinal = (ref: SmscRef, messageId: string | null) =>
     deps.logger?.warn({ carrier: ref.carrier, smscId: ref.smscId, messageId }, 'receipt for a message already final; ignored');
 
   /**
    * Applies a final receipt to the newest message or segment carrying the id on its carrier (findHolder); false
-   * when none does yet.
+   * when none does yet. A holder that already has its outcome takes a receipt about its own handset as a repeat;
+   * one about another handset is for a newer message the SMSC gave the id to again (a restart, a wrapping counter)
+   * whose `sent` write is still pending: false, so it is parked and applied when that write commits.
    */
-  async function apply(tx: Executor, ref: SmscRef, r: ParkedReceipt, receivedAt: Date): Promise<boolean> {
+  async function apply(tx: Executor, ref: SmscRef, r: ParkedReceipt, receivedAt: Date, handset: string | null | undefined): Promise<boolean> {
     const holder = await findHolder(tx, ref.carrier, ref.smscId);
     if (!holder) return false;
     const message = await lockMessage(tx, holder.messageId);
     if (!message) return true;
+    if (!holder.awaiting && handset && !sameHandset(handset, message.recipient)) return false;
     let state: FinalState = r.state;
     let errorCode = r.errorCode;
     if (holder.kind === 'segment') {
@@ -115,14 +118,14 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   }
 
   /** apply() under the reading that names the message: which one matched, or a conflict. */
-  async function applyReadings(tx: Executor, carrier: string, ids: string[], r: ParkedReceipt, receivedAt: Date): Promise<{ matched: string | null; conflict?: true }> {
+  async function applyReadings(tx: Executor, carrier: string, ids: string[], r: ParkedReceipt, receivedAt: Date, handset: string | null | undefined): Promise<{ matched: string | null; conflict?: true }> {
     const id = await choose(tx, carrier, ids);
     if (id === 'conflict') {
       deps.logger?.warn({ carrier, smscIds: ids }, 'receipt id matches several messages under its readings; not applied');
       return { matched: null, conflict: true };
     }
     if (id === null) return { matched: null };
-    return (await apply(tx, { carrier, smscId: id }, r, receivedAt)) ? { matched: id } : { matched: null };
+    return (await apply(tx, { carrier, smscId: id }, r, receivedAt, handset)) ? { matched: id } : { matched: null };
   }
 
   /** Applies these parked receipts where a message now holds their id (under any reading). Returns how many. */
@@ -132,7 +135,7 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       await db.transaction(async (tx) => {
         const parked = await lockParked(tx, ref);
         if (!parked) return;
-        const result = await applyReadings(tx, ref.carrier, [ref.smscId, ...parked.otherIds], parked.receipt, parked.receivedAt);
+        const result = await applyReadings(tx, ref.carrier, [ref.smscId, ...parked.otherIds], parked.receipt, parked.receivedAt, parked.recipient);
         if (result.matched === null && !result.conflict) return;
         await deleteParked(tx, ref);
         applied++;
@@ -148,7 +151,7 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   /** The one-receipt path: segments, unknown ids (parked), ids with several readings, a failed batch's. */
   async function applyOne(ref: SmscRef, parked: ParkedReceipt, receivedAt: Date, extra: ParkedExtra): Promise<ReceiptAnswer> {
     const ids = [ref.smscId, ...(extra.otherIds ?? [])];
-    const result = await db.transaction((tx) => applyReadings(tx, ref.carrier, ids, parked, receivedAt));
+    const result = await db.transaction((tx) => applyReadings(tx, ref.carrier, ids, parked, receivedAt, extra.recipient));
     wakeIfRecorded();
     if (result.matched !== null || result.conflict) return result;
     await parkReceipt(db, ref, parked, receivedAt, extra);
@@ -169,7 +172,7 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     maxConcurrent: RECEIPT_BATCHES_IN_FLIGHT,
     run: async (items) => {
       try {
-        const { handled, alreadyFinal: repeats } = await db.transaction(async (tx) => {
+        const { handled, alreadyFinal: final } = await db.transaction(async (tx) => {
           const result = await applyFinalBatch(tx, items.map((q) => ({
             ...q.ref, state: q.parked.state, status: statusFor(q.parked.state), errorCode: q.parked.errorCode, receivedAt: q.receivedAt,
           })));
@@ -179,9 +182,10 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
           })));
           return result;
         });
-        const repeated = new Set(repeats);
-        for (const q of items) if (repeated.has(receiptKey(q.ref))) alreadyFinal(q.ref, null);
-        return items.map((q) => handled.has(receiptKey(q.ref)));
+        // One whose message already had its outcome goes the one-receipt way, which tells a repeat from a receipt
+        // for a newer message with a reused id (apply). Both are rare.
+        const finalAlready = new Set(final);
+        return items.map((q) => handled.has(receiptKey(q.ref)) && !finalAlready.has(receiptKey(q.ref)));
       } catch {
         return items.map(() => false);
       } finally {
