@@ -72,6 +72,8 @@ export interface Receipt {
   otherIds?: string[];
   /** The handset it reports on (the deliver_sm's source_addr). */
   recipient?: string;
+  /** The state as the SMSC named it (the text's `stat:`, else the message_state TLV's name), e.g. ENROUTE. */
+  detail?: string;
 }
 
 /** Which reading of a receipt's id matched a message (null: none yet, parked), or that several did (a conflict). */

@@ -56,10 +56,10 @@ describe('receipts', () => {
     expect(await events(a.accountId)).toHaveLength(1);
   });
 
-  it('ENROUTE changes nothing', async () => {
+  it('ENROUTE leaves the status and delivery_receipt alone (intermediate-receipts.test.ts has the rest)', async () => {
     const { a, id, ids } = await sentMessage();
     await t.services.receipts.onReceipt(receipt(ids[0]!, { state: 'enroute', final: false }));
-    expect(await view(a.apiKey, id)).toMatchObject({ message: { status: 'sent' }, delivery_receipt: null });
+    expect(await view(a.apiKey, id)).toMatchObject({ message: { status: 'sent' }, delivery_receipt: null, intermediate_receipt: { status: 'enroute' } });
     expect(await events(a.accountId)).toHaveLength(0);
   });
 

@@ -48,7 +48,7 @@ describe('OpenAPI', () => {
       ]));
     }
     const dlr = spec.webhooks['message.dlr']!.post.requestBody.content['application/json']!.schema;
-    expect(Object.keys(dlr.properties).sort()).toEqual(['delivery_receipt', 'links', 'message']);
+    expect(Object.keys(dlr.properties).sort()).toEqual(['delivery_receipt', 'intermediate_receipt', 'links', 'message']);
     const inbound = spec.webhooks['message.inbound']!.post.requestBody.content['application/json']!.schema;
     expect(Object.keys(inbound.properties)).toEqual(expect.arrayContaining(['event', 'message_id', 'from', 'to', 'body', 'received_at', 'in_reply_to', 'is_optout']));
     const click = spec.webhooks['message.click']!.post.requestBody.content['application/json']!.schema;

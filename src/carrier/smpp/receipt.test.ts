@@ -54,7 +54,13 @@ describe('parseReceipt', () => {
   it('prefers the TLVs over the text', () => {
     const r = parseReceipt(receipt('id:999 stat:DELIVRD done date:2401021305', { receiptedMessageId: 'AB12', messageState: 5 }));
     expect(r).toEqual({ smscMessageId: normaliseMessageId('ab12'), state: 'undelivered', final: true, errorCode: null,
-      doneAt: new Date('2024-01-02T13:05:00Z') });
+      doneAt: new Date('2024-01-02T13:05:00Z'), detail: 'UNDELIVERABLE' });
+  });
+
+  it('names the state as the SMSC wrote it in detail: the message_state name, else the stat as written', () => {
+    expect(parseReceipt(receipt('id:1 stat:enroute err:000'))?.detail).toBe('ENROUTE');
+    expect(parseReceipt(receipt('id:1 stat:ACCEPTD', { messageState: 1 }))?.detail).toBe('ENROUTE');
+    expect(parseReceipt(receipt('id:1'))?.detail).toBeUndefined();
   });
 
   it('reads the text as ASCII whatever data_coding says, and from message_payload', () => {

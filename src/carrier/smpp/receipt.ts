@@ -77,6 +77,10 @@ const STATE_BY_STAT: Record<string, ReceiptState> = {
 
 export const stateFromStat = (stat: string): ReceiptState => STATE_BY_STAT[stat.trim().toUpperCase()] ?? 'unknown';
 
+/** The name SMPP 3.4 gives a message_state value (ENROUTE, DELIVERED, …), or undefined. */
+const messageStateName = (state: number | undefined): string | undefined =>
+  state === undefined ? undefined : Object.entries(MessageState).find(([, v]) => v === state)?.[0];
+
 export const stateFromMessageState = (state: number): ReceiptState => STATE_BY_MESSAGE_STATE[state] ?? 'unknown';
 
 export interface ReceiptText {
@@ -141,12 +145,15 @@ export function parseReceipt(pdu: ShortMessagePdu, idBase: IdBase = 'auto'): Rec
     : text.stat !== undefined ? stateFromStat(text.stat) : 'unknown';
   const net = pdu.tlvs.networkErrorCode;
   const errorCode = text.err ?? (net ? `${net.type}:${net.code}` : null);
+  // As `state` is read: the message_state TLV first, the text's stat second.
+  const detail = messageStateName(pdu.tlvs.messageState) ?? (text.stat?.trim().toUpperCase() || undefined);
   return {
     smscMessageId: normaliseMessageId(rawId, idBase),
     state,
     final: FINAL_STATES.has(state),
     errorCode,
     doneAt: parseReceiptDate(text.doneDate),
+    ...(detail ? { detail } : {}),
   };
 }
 

@@ -23,9 +23,13 @@ export interface MessageFields {
 
 export type DeliveryReceiptView = { status: string; received_at: string; error_code: string | null } | null;
 
+/** The latest non-final receipt (ENROUTE, an intermediate notification); kept once the final one has come. */
+export type IntermediateReceiptView = { status: 'enroute'; detail: string | null; error_code: string | null; received_at: string } | null;
+
 export interface MessageView {
   message: MessageFields;
   delivery_receipt: DeliveryReceiptView;
+  intermediate_receipt: IntermediateReceiptView;
   links: LinkView[];
 }
 
@@ -62,7 +66,7 @@ function receiptOf(row: MessageRow): DeliveryReceiptView {
  * both, so the two can never drift apart.
  */
 export function toMessageView(row: MessageRow, links: LinkView[]): MessageView {
-  return { message: messageFields(row), delivery_receipt: receiptOf(row), links };
+  return { message: messageFields(row), delivery_receipt: receiptOf(row), intermediate_receipt: row.intermediateReceipt ?? null, links };
 }
 
 /** One item of GET /messages: the message's fields with its delivery receipt beside them. */

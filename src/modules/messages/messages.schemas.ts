@@ -107,6 +107,13 @@ export const DeliveryReceipt = Type.Union([Type.Object({
   error_code: nullable(Type.String(), 'The carrier\'s error code for a failure, or null'),
 }), Type.Null()], { description: 'The carrier\'s delivery receipt; null until one arrives' });
 
+export const IntermediateReceipt = Type.Union([Type.Object({
+  status: Type.Literal('enroute', { description: 'enroute: on its way, not final' }),
+  detail: nullable(Type.String(), 'The state as the carrier named it (ENROUTE, ACCEPTD in an intermediate notification, …), or null'),
+  error_code: nullable(Type.String(), 'The carrier\'s error code, or null'),
+  received_at: described(Timestamp, 'When the carrier reported it'),
+}), Type.Null()], { description: 'The latest non-final receipt the carrier sent (kept after the final one); null when none came' });
+
 export const MessageLink = Type.Object({
   url: Type.Union([Type.String(), Type.Null()], { description: 'The URL the text had; null once the message is past retention (the short link then answers 404)' }),
   short_url: Type.String({ description: 'What the recipient received instead' }),
@@ -122,6 +129,7 @@ export const MessageLink = Type.Object({
 export const MessageResponse = Type.Object({
   message: MessageItem,
   delivery_receipt: DeliveryReceipt,
+  intermediate_receipt: IntermediateReceipt,
   links: Type.Array(MessageLink, { description: 'Short links of a message sent with link_tracking, in text order; empty otherwise' }),
 }, { description: 'The message, its delivery receipt and its tracked links' });
 
@@ -188,7 +196,7 @@ const MESSAGE_EXAMPLE = {
 export const RECEIPT_EXAMPLE = { status: 'delivered', received_at: EX.delivered, error_code: null };
 export const MESSAGE_EXAMPLES = {
   item: MESSAGE_EXAMPLE,
-  detail: { message: MESSAGE_EXAMPLE, delivery_receipt: RECEIPT_EXAMPLE, links: [] },
+  detail: { message: MESSAGE_EXAMPLE, delivery_receipt: RECEIPT_EXAMPLE, intermediate_receipt: null, links: [] },
   list: { messages: [{ ...MESSAGE_EXAMPLE, delivery_receipt: RECEIPT_EXAMPLE }], next_cursor: 'eyJjIjoiMjAyNi0xMS0yN1QyMjowNDoxMC41MTJaIn0' },
   batch: {
     campaign_id: EX.campaign, recipients_queued: 2, invalid_numbers: [], invalid_details: [], opted_out_count: 0, duplicates_removed: 0,

@@ -16,6 +16,7 @@ import { createRecentReceipts } from './recent-receipts.ts';
 import { settleFirstCopies } from './first-copy.ts';
 import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
 import { endWithoutReceipt } from './end-without-receipt.ts';
+import { createIntermediateReceipts } from './intermediate.ts';
 
 const RECEIPT_BATCH = 500;
 // One receipt batch at a time, so receipts arriving during a commit make one large next batch (group commit) rather
@@ -210,6 +211,15 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
   // Keyed by (carrier, id) (receiptKey): two carriers may hand out the same id, and a receipt from one must not
   // wait for, or be taken for, the other's write.
   const unrecorded = new Map<string, Waiting[]>();
+  // Non-final receipts waiting, outside the batch, for the same `sent` writes (intermediate.ts).
+  const afterSentWrite = new Map<string, Array<() => void>>();
+  async function sentWritten(ref: SmscRef): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    const key = receiptKey(ref);
+    if (!unrecorded.has(key)) return;
+    await new Promise<void>((resolve) => afterSentWrite.set(key, [...(afterSentWrite.get(key) ?? []), resolve]));
+  }
+  const onIntermediate = createIntermediateReceipts({ db, linksOf: deps.linksOf, now, sentWritten, onEvent: () => deps.onEvents?.() });
 
   // Receipts that arrived this event-loop turn. The submit_sm_resp may sit in the same socket read as its
   // receipt: one macrotask turn lets the dispatcher see it and register its id (submitted) before we look.
@@ -284,14 +294,14 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
 
   return {
     /**
-     * Applies a final receipt (or parks it), resolving after the commit. Answers which of the id's readings matched
-     * a message, or a conflict, so the carrier learns its id forms. A copy the SMSC resent while
-     * the first is being applied is answered with the first (recent-receipts.ts).
+     * Applies a final receipt (or parks it), or records a non-final one, resolving after the commit. Answers which
+     * of the id's readings matched a message, or a conflict, so the carrier learns its id forms. A copy the SMSC
+     * resent while the first is being applied is answered with the first (recent-receipts.ts).
      */
     async onReceipt(receipt: Receipt): Promise<ReceiptAnswer> {
-      // ENROUTE says nothing a client can act on; the message stays `sent`.
+      // Not final (ENROUTE): the message stays `sent` and shows it as its intermediate receipt (intermediate.ts).
       const outcome = finalOutcome(receipt.state, receipt.errorCode);
-      if (!outcome) return undefined;
+      if (!outcome) return onIntermediate(receipt);
       return recent.once(receipt, () => receive(receipt, outcome));
     },
     /** Receipts the SMSC resent that were recognised in memory (answered without a second apply). */
@@ -315,6 +325,8 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
       for (const id of refs.map(receiptKey)) {
         ready.push(...(unrecorded.get(id) ?? []));
         unrecorded.delete(id);
+        for (const resume of afterSentWrite.get(id) ?? []) resume();
+        afterSentWrite.delete(id);
       }
       toBatch(ready);
     },

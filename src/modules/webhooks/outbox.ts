@@ -11,8 +11,18 @@ export const kindOf: Record<WebhookEvent, WebhookKind> = { 'message.dlr': 'deliv
 /** What an endpoint receives while its `events` list is null (never set): its own event. */
 export const DEFAULT_EVENTS: Record<WebhookKind, WebhookEvent[]> = { delivery_receipt: ['message.dlr'], inbound: ['message.inbound'] };
 
-/** What an endpoint may list in `events`: message.click is opt-in on the delivery endpoint. */
-export const OFFERED_EVENTS: Record<WebhookKind, WebhookEvent[]> = { delivery_receipt: ['message.dlr', 'message.click'], inbound: ['message.inbound'] };
+/**
+ * What an endpoint's `events` may list beyond event types: `message.dlr.intermediate` asks for message.dlr events of
+ * non-final receipts (ENROUTE, intermediate notifications) too. They are message.dlr events; only endpoints that
+ * ask get them, so an endpoint and a client library that know only final receipts see none.
+ */
+export type EventOption = 'message.dlr.intermediate';
+export type EndpointEvent = WebhookEvent | EventOption;
+
+/** What an endpoint may list in `events`: message.click and intermediate receipts are opt-in on the delivery endpoint. */
+export const OFFERED_EVENTS: Record<WebhookKind, EndpointEvent[]> = {
+  delivery_receipt: ['message.dlr', 'message.click', 'message.dlr.intermediate'], inbound: ['message.inbound'],
+};
 
 /** SQL: the endpoint kind of the event in `column` (for joins from a delivery to its endpoint). */
 export function kindOfEventSql(column: SQL): SQL {
@@ -24,28 +34,29 @@ export function kindOfEventSql(column: SQL): SQL {
  * SQL over a `webhook_endpoints` row: it is enabled and receives `event` (its `events` list names it, or the list
  * is unset and the event is the kind's default). One condition, no extra query on the receipt path.
  */
-function receives(event: WebhookEvent): SQL {
-  const byDefault = DEFAULT_EVENTS[kindOf[event]].includes(event);
-  const listed = sql`${sql.raw(`'${event}'`)} = any(events)`;
+function receives(event: WebhookEvent, option?: EventOption): SQL {
+  const byDefault = !option && DEFAULT_EVENTS[kindOf[event]].includes(event);
+  const listed = sql`${sql.raw(`'${option ?? event}'`)} = any(events)`;
   return sql`kind = ${sql.raw(`'${kindOf[event]}'`)} and enabled and ${byDefault ? sql`(events is null or ${listed})` : listed}`;
 }
 
 /**
  * The transactional outbox: called inside the transaction that records a receipt, an inbound message or a click,
  * so the event exists if and only if the fact it reports was committed. The body bytes are fixed here and sent
- * unchanged on every attempt. Nothing is recorded while the account has no enabled endpoint receiving the event.
- * Returns the delivery id (X-Service-Delivery), or null when nothing was recorded.
+ * unchanged on every attempt. Nothing is recorded while the account has no enabled endpoint receiving the event
+ * (with `option`, none whose `events` list that option). Returns the delivery id (X-Service-Delivery), or null
+ * when nothing was recorded.
  */
 export async function recordEvent(
   tx: Executor,
-  input: { accountId: string; event: WebhookEvent; messageId: string; body: unknown },
+  input: { accountId: string; event: WebhookEvent; messageId: string; body: unknown; option?: EventOption },
 ): Promise<string | null> {
   const id = uuidv7();
   const inserted = await rows<{ id: string }>(tx, sql`
     insert into webhook_deliveries (id, account_id, event, message_id, body)
     select ${id}, ${input.accountId}, ${input.event}, ${input.messageId}, ${JSON.stringify(input.body)}
     where exists (select 1 from webhook_endpoints
-                  where account_id = ${input.accountId} and ${receives(input.event)})
+                  where account_id = ${input.accountId} and ${receives(input.event, input.option)})
     returning id`);
   return inserted[0]?.id ?? null;
 }

@@ -47,7 +47,7 @@ export const webhookEvents = (dlrBody: unknown, clickBody: unknown) => ({
   'message.dlr': {
     post: {
       summary: 'A message reached its final state',
-      description: 'Once per message, when its final delivery receipt is recorded; also when the SMSC refused it at submit (`delivery_receipt.status` `rejected`, with `error_code`) or it expired without a receipt (`expired`), so every message ends with one. The body has the fields of `GET /message/{id}`, its `links` as they stood when the event was recorded. Signed with the delivery-receipt secret. Sent while the delivery endpoint\'s `events` include `message.dlr` (the default).',
+      description: 'Once per message, when its final delivery receipt is recorded; also when the SMSC refused it at submit (`delivery_receipt.status` `rejected`, with `error_code`) or it expired without a receipt (`expired`), so every message ends with one. The body has the fields of `GET /message/{id}`, its `links` as they stood when the event was recorded. Signed with the delivery-receipt secret. Sent while the delivery endpoint\'s `events` include `message.dlr` (the default). An endpoint whose `events` also list `message.dlr.intermediate` gets it for non-final receipts too (ENROUTE, intermediate notifications): `delivery_receipt` null, `intermediate_receipt` set, the message still `sent`.',
       parameters: signed('message.dlr'),
       requestBody: json(dlrBody),
       responses: acknowledged,

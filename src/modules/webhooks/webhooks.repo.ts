@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
-import type { WebhookEvent, WebhookKind } from './outbox.ts';
+import type { EndpointEvent, WebhookEvent, WebhookKind } from './outbox.ts';
 
 // Tenant queries for webhook configuration and the deliveries log. Every function takes the account id first.
 // The worker's claiming queries live in delivery.repo.ts: they are not per tenant.
@@ -14,7 +14,7 @@ export type EndpointRow = {
   hasCredentials: boolean;
   disabledReason: string | null;
   /** opt-in event list; null: the kind's default (outbox.ts DEFAULT_EVENTS) */
-  events: WebhookEvent[] | null;
+  events: EndpointEvent[] | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -38,7 +38,7 @@ export async function listEndpoints(db: Executor, accountId: string): Promise<En
  * `secretGenerated` says whether it did, so the caller returns the secret exactly once.
  */
 export async function upsertEndpoint(
-  db: Executor, accountId: string, kind: WebhookKind, input: { url: string; enabled: boolean | undefined; events: WebhookEvent[] | undefined; sealed: Buffer; credentials: Buffer | null },
+  db: Executor, accountId: string, kind: WebhookKind, input: { url: string; enabled: boolean | undefined; events: EndpointEvent[] | undefined; sealed: Buffer; credentials: Buffer | null },
 ): Promise<EndpointRow & { secretGenerated: boolean }> {
   // Omitted on update keeps the list the endpoint has (as `enabled` does).
   const eventsParam = input.events === undefined ? sql`null::text[]` : sql`${`{${input.events.join(',')}}`}::text[]`;

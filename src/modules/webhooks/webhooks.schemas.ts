@@ -8,7 +8,7 @@ export const EndpointView = Type.Object({
   enabled: Type.Boolean({ description: 'Events are sent to it' }),
   signing_enabled: Type.Boolean({ description: 'true once a signing secret exists (PUT creates one with the endpoint; POST rotates it)' }),
   disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'why the service switched the endpoint off (every delivery failing); PUT enables it again' }),
-  events: Type.Array(Type.String(), { description: 'the event types this endpoint receives: message.dlr (and message.click once opted in) for delivery, message.inbound for inbound' }),
+  events: Type.Array(Type.String(), { description: 'the event types this endpoint receives: message.dlr (and message.click, message.dlr.intermediate once opted in) for delivery, message.inbound for inbound' }),
 }, { description: 'A webhook endpoint' });
 
 export const EndpointDetail = Type.Object({
@@ -25,12 +25,17 @@ export const WebhookConfig = Type.Object({
 
 export const WebhookEvent = Type.Union([Type.Literal('message.dlr'), Type.Literal('message.inbound'), Type.Literal('message.click')], { description: 'message.dlr, message.inbound or message.click' });
 
+/** What an endpoint's `events` may name: the event types, and the opt-in for intermediate receipts (outbox.ts). */
+const EndpointEvent = Type.Union([...WebhookEvent.anyOf, Type.Literal('message.dlr.intermediate')], {
+  description: 'message.dlr, message.inbound, message.click, or message.dlr.intermediate (message.dlr events for non-final receipts too)',
+});
+
 export const SaveEndpointRequest = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'https:// URL with a public address (http and private addresses only with WEBHOOK_ALLOW_PRIVATE)' }),
   enabled: Type.Optional(Type.Boolean({ description: 'default true when the endpoint is created; unchanged when omitted on update' })),
-  events: Type.Optional(Type.Array(WebhookEvent, {
-    minItems: 1, maxItems: 3,
-    description: 'The event types to receive. The delivery endpoint offers message.dlr (its default) and the opt-in message.click (a tracked link was followed); the inbound endpoint offers message.inbound. Unchanged when omitted on update.',
+  events: Type.Optional(Type.Array(EndpointEvent, {
+    minItems: 1, maxItems: 4,
+    description: 'The event types to receive. The delivery endpoint offers message.dlr (its default: final receipts), the opt-in message.click (a tracked link was followed) and the opt-in message.dlr.intermediate (message.dlr events for non-final receipts too, such as ENROUTE: `intermediate_receipt` set, `delivery_receipt` still null); the inbound endpoint offers message.inbound. Unchanged when omitted on update.',
   })),
 }, { description: 'The endpoint\'s URL and options' });
 

@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { seal } from '../../platform/crypto/secret-box.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError, notFound, type ErrorCode } from '../../platform/errors.ts';
-import { DEFAULT_EVENTS, OFFERED_EVENTS, type WebhookEvent, type WebhookKind } from './outbox.ts';
+import { DEFAULT_EVENTS, OFFERED_EVENTS, type EndpointEvent, type WebhookEvent, type WebhookKind } from './outbox.ts';
 import { generateSecret } from './signature.ts';
 import { record } from '../../platform/audit/record.ts';
 import { changedFields } from '../../platform/audit/redact.ts';
@@ -27,7 +27,7 @@ export interface WebhookServiceDeps {
   onQueued: () => void;
 }
 
-export type EndpointView = { url: string; enabled: boolean; signing_enabled: boolean; disabled_reason: string | null; events: WebhookEvent[] };
+export type EndpointView = { url: string; enabled: boolean; signing_enabled: boolean; disabled_reason: string | null; events: EndpointEvent[] };
 export type EndpointDetail = EndpointView & { created_at: string; updated_at: string; secret?: string };
 
 /** After a rotation the previous secret keeps signing webhook-signature this long (rotation without a gap). */
@@ -58,7 +58,7 @@ const view = (e: EndpointRow): EndpointView => ({
 });
 
 /** The event list a PUT asks for, de-duplicated; 400 when it names an event this endpoint does not offer. */
-function eventsFor(kind: WebhookKind, events: WebhookEvent[] | undefined): WebhookEvent[] | undefined {
+function eventsFor(kind: WebhookKind, events: EndpointEvent[] | undefined): EndpointEvent[] | undefined {
   if (events === undefined) return undefined;
   const offered = OFFERED_EVENTS[kind];
   const wrong = events.filter((e) => !offered.includes(e));
@@ -97,7 +97,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return { delivery_receipt: dr ? view(dr) : null, inbound: inbound ? view(inbound) : null };
   }
 
-  async function save(actor: Actor, kind: WebhookKind, input: { url: string; enabled?: boolean; events?: WebhookEvent[] }): Promise<EndpointDetail> {
+  async function save(actor: Actor, kind: WebhookKind, input: { url: string; enabled?: boolean; events?: EndpointEvent[] }): Promise<EndpointDetail> {
     const url = input.url.trim();
     const events = eventsFor(kind, input.events);
     const checked = await checkWebhookUrl(url, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });

@@ -53,6 +53,8 @@ export const messages = pgTable('messages', {
   dlrStatus: text('dlr_status'),
   dlrReceivedAt: ts('dlr_received_at'),
   dlrErrorCode: text('dlr_error_code'),
+  // the latest non-final receipt (ENROUTE, an intermediate notification) while no final one has come
+  intermediateReceipt: jsonb('intermediate_receipt').$type<{ status: 'enroute'; detail: string | null; error_code: string | null; received_at: string }>(),
   // one-tap opt-out link code, when the body used {{OptOutLink}}
   optoutCode: text('optout_code'),
   contentDeletedAt: ts('content_deleted_at'),
