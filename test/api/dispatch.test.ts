@@ -12,6 +12,7 @@ import { noLinks } from '../../src/common/link-view.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { createScratchDatabase } from '../support/scratch-db.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
+import { pollUntil } from '../support/poll.ts';
 
 let t: TestApp;
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -62,14 +63,8 @@ function dispatcherFor(carrier: Carrier, extra: Partial<DispatcherDeps> = {}) {
   });
 }
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = <T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000): Promise<T> =>
+  pollUntil(read, done, 'the dispatcher', timeoutMs, 20);
 
 interface Row { id: string; status: string; attempts: number; smsc_message_id: string | null; error_code: string | null; sent_at: Date | null }
 const messagesOf = (db: TestApp['services']['db'], accountId: string) => rows<Row>(db, sql`

@@ -11,6 +11,7 @@ import { completeAttempts, renewLeases } from '../../src/modules/webhooks/delive
 import { rows } from '../../src/platform/db/client.ts';
 import { sqlStateOf } from '../../src/platform/db/sql-state.ts';
 import { uuidv7 } from '../../src/platform/ids.ts';
+import { pollUntil } from '../support/poll.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -39,12 +40,8 @@ async function lowWhileWaitingOnHigh(pair: { low: string; high: string }, write:
     await tx.execute(sql`select 1 from webhook_deliveries where id = ${pair.high} for update`);
     const [me] = await rows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`);
     running = write();
-    for (;;) {
-      const [w] = await rows<{ n: number }>(t.services.db, sql`
-        select count(*)::int as n from pg_stat_activity where ${me!.pid} = any(pg_blocking_pids(pid))`);
-      if (w!.n > 0) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await pollUntil(async () => (await rows<{ n: number }>(t.services.db, sql`
+      select count(*)::int as n from pg_stat_activity where ${me!.pid} = any(pg_blocking_pids(pid))`))[0]!.n, (n) => n > 0, 'the write blocked on the high row', 30_000, 10);
     try {
       await tx.transaction(async (sp) => { await sp.execute(sql`select 1 from webhook_deliveries where id = ${pair.low} for update nowait`); });
     } catch (err) {

@@ -13,6 +13,7 @@ import { recordEvent, type WebhookEvent } from '../../src/modules/webhooks/outbo
 import { startWebhookWorker } from '../../src/modules/webhooks/webhooks.jobs.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { uuidv7 } from '../../src/platform/ids.ts';
+import { pollUntil } from '../support/poll.ts';
 
 // Short enough to test timeouts quickly, long enough that a loaded test machine does not time out a fast receiver.
 const TIMEOUT_MS = 2000;
@@ -64,14 +65,8 @@ async function delivery(a: TestAccount, id: string): Promise<Delivery> {
   return found;
 }
 
-async function settled(a: TestAccount, id: string, timeoutMs = 10_000): Promise<Delivery> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const d = await delivery(a, id);
-    if (d.status !== 'pending' || Date.now() > deadline) return d;
-    await sleep(25);
-  }
-}
+const settled = (a: TestAccount, id: string, timeoutMs = 30_000): Promise<Delivery> =>
+  pollUntil(() => delivery(a, id), (d) => d.status !== 'pending', `delivery ${id} settled`, timeoutMs, 25);
 
 describe('delivery', () => {
   it('POSTs the exact body with the documented headers, signed', async () => {
@@ -408,13 +403,8 @@ describe('sharing the queue', () => {
     try {
       const ids = await Promise.all(Array.from({ length: 150 }, (_, i) => emit(a, { i })));
       await r.waitFor(150, 20_000);
-      const deadline = Date.now() + 20_000;
       let list: Delivery[] = [];
-      do {
-        await sleep(50);
-        const res = await call(t.app, a.apiKey, 'GET', '/webhooks/deliveries?limit=100&status=pending');
-        if (res.body.total === 0) break;
-      } while (Date.now() < deadline);
+      await pollUntil(async () => (await call(t.app, a.apiKey, 'GET', '/webhooks/deliveries?limit=100&status=pending')).body.total, (n) => n === 0, 'no delivery pending', 30_000);
       for (const offset of [0, 100]) {
         list = list.concat((await call(t.app, a.apiKey, 'GET', `/webhooks/deliveries?limit=100&offset=${offset}`)).body.deliveries as Delivery[]);
       }

@@ -1,5 +1,6 @@
 // Shared helpers for the carrier TCP tests: a handler recorder with event-based waits (no sleeps).
 import type { CarrierHandlers, InboundSms, Receipt } from '../../src/carrier/carrier.ts';
+import { pollUntil } from '../support/poll.ts';
 
 export interface Recorder extends CarrierHandlers {
   receipts: Receipt[];
@@ -50,11 +51,7 @@ export function createRecorder(): Recorder {
   };
 }
 
-/** Resolves when `fn` returns true, checking on each event-loop turn cluster (for state that has no event). */
+/** Resolves when `fn` returns true, looking every 10 ms (for in-process state that has no event). */
 export async function until(fn: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!fn()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await pollUntil(fn, Boolean, what, timeoutMs, 10);
 }

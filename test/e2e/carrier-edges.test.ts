@@ -9,6 +9,7 @@ import { admin, call, createAccount, mobile } from '../support/factories.ts';
 import { deliver, type Received } from '../carrier/npm-smsc.ts';
 import { until } from '../carrier/support.ts';
 import { useNpmSmscApp } from '../support/npm-smsc-app.ts';
+import { pollUntil } from '../support/poll.ts';
 
 const p = useNpmSmscApp();
 
@@ -76,15 +77,8 @@ describe('inbound edges through the whole pipeline', () => {
 type Json = Record<string, unknown>;
 const view = async (key: string, id: string) => (await call(p.app.app, key, 'GET', `/message/${id}`)).body as { message: Json; delivery_receipt: Json | null };
 
-async function settled(key: string, id: string, done: (v: Awaited<ReturnType<typeof view>>) => boolean) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await view(key, id);
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`message ${id} never settled: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const settled = (key: string, id: string, done: (v: Awaited<ReturnType<typeof view>>) => boolean) =>
+  pollUntil(() => view(key, id), done, `message ${id} settled`, 30_000, 25);
 
 const isSent = (v: { message: Json }) => v.message.status !== 'queued';
 const receiptFor = (smscId: string, stat = 'DELIVRD') => ({

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../src/platform/db/client.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile } from '../support/factories.ts';
+import { pollUntil } from '../support/poll.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,14 +17,8 @@ const SHARED_AU = '+61480000000';
 
 type Json = Record<string, unknown>;
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = <T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000): Promise<T> =>
+  pollUntil(read, done, 'the pipeline', timeoutMs, 25);
 
 async function readMessage(key: string, id: unknown) {
   return (await call(t.app, key, 'GET', `/message/${String(id)}`)).body as { message: Json; delivery_receipt: Json | null };

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { livePostmaster } from '../../src/platform/db/embedded/process.ts';
 import { startProcess, type TasmanProcess } from '../support/process.ts';
+import { pollUntil } from '../support/poll.ts';
 
 // `tasman start` with TASMAN_WORKERS=2, as real processes: a primary that owns the embedded PostgreSQL, two API
 // processes on one port and a workers process, driven over HTTP and with signals.
@@ -28,13 +29,8 @@ function children(pid: number): Array<{ pid: number; role: string }> {
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 /** Asks until `check` holds; the test's own timeout bounds the wait (the machine's speed does not matter). */
-async function until<T>(read: () => Promise<T> | T, check: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const until = <T>(read: () => Promise<T> | T, check: (value: T) => boolean): Promise<T> =>
+  pollUntil(read, check, 'the cluster', 600_000, 200);
 
 describe('tasman start with TASMAN_WORKERS=2', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-cluster-'));

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
+import { pollUntil } from '../support/poll.ts';
 import { startProcess, type TasmanProcess } from '../support/process.ts';
 import { createScratchDatabase } from '../support/scratch-db.ts';
 import { startReceiptSmsc, type ReceiptSmsc } from '../support/receipt-smsc.ts';
@@ -81,16 +82,13 @@ describe('kill -9 of a real tasman start under load', () => {
         if (res?.status === 200) answered.push({ campaign: res.json.campaign_id as string, queued: res.json.recipients_queued as number });
       }
     })();
-    const deadline = Date.now() + 120_000;
-    while (smsc.acceptedTotal() < KILL_AT) {
-      if (Date.now() > deadline) throw new Error(`only ${smsc.acceptedTotal()} submits reached the SMSC:\n${first.logs.join('\n')}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await pollUntil(() => smsc.acceptedTotal(), (n) => n >= KILL_AT, `${KILL_AT} submits at the SMSC`, 120_000, 5)
+      .catch((err: Error) => { throw new Error(`${err.message}\n${first.logs.join('\n')}`); });
     await first.stop('SIGKILL');
     killed = true;
     await sender;
     // Submits the dead process wrote before dying are still read by the SMSC (and accepted) until its socket ends.
-    while (smsc.bound() > 0) await new Promise((r) => setTimeout(r, 5));
+    await pollUntil(() => smsc.bound(), (n) => n === 0, 'the dead process\'s binds closed', 60_000, 5);
     const acceptedAtKill = new Map(smsc.accepted);
     const recordedAtKill = new Set((await pool.query<{ recipient: string }>(
       `select recipient from messages where account_id = $1 and smsc_message_id is not null`, [accountId])).rows.map((r) => r.recipient.slice(1)));
@@ -101,13 +99,8 @@ describe('kill -9 of a real tasman start under load', () => {
     await start();
     const total = Number((await one<{ n: string }>(`select count(*) as n from messages where account_id = $1`, [accountId])).n);
     expect(total).toBeGreaterThanOrEqual(KILL_AT);
-    const finalBy = Date.now() + 120_000;
-    for (;;) {
-      const left = Number((await one<{ n: string }>(`select count(*) as n from messages where account_id = $1 and status <> 'delivered'`, [accountId])).n);
-      if (left === 0) break;
-      if (Date.now() > finalBy) throw new Error(`${left} of ${total} messages not delivered after the restart`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await pollUntil(async () => Number((await one<{ n: string }>(`select count(*) as n from messages where account_id = $1 and status <> 'delivered'`, [accountId])).n),
+      (left) => left === 0, `all ${total} messages delivered after the restart`, 120_000, 200);
 
     // Every batch answered 200 is there, whole.
     for (const b of answered) {

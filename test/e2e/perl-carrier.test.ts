@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount } from '../support/factories.ts';
 import { until } from '../carrier/support.ts';
+import { pollUntil } from '../support/poll.ts';
 
 const hasNetSmpp = spawnSync('perl', ['-MNet::SMPP', '-e1']).status === 0;
 
@@ -29,13 +30,9 @@ describe.skipIf(!hasNetSmpp)('the pipeline against the Net::SMPP SMSC', () => {
 
 
   async function finalStatus(key: string, id: string): Promise<string> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const status = (await call(t.app, key, 'GET', `/message/${id}`)).body.message as { status: string };
-      if (status.status === 'delivered' || status.status === 'failed') return status.status;
-      if (Date.now() > deadline) throw new Error(`message ${id} still ${status.status}; SMSC saw: ${lines.join(' | ')}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    const status = async () => ((await call(t.app, key, 'GET', `/message/${id}`)).body.message as { status: string }).status;
+    return pollUntil(status, (s) => s === 'delivered' || s === 'failed', `message ${id} final (the SMSC saw: ${lines.join(' | ')})`, 30_000, 25)
+      .catch(async (err: Error) => { throw new Error(`${err.message}; the SMSC saw: ${lines.join(' | ')}`); });
   }
 
   it('a receipt for a reused id reaches the new single-part message, not the old segment', async () => {

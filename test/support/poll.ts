@@ -1,5 +1,5 @@
 /** Reads until `done` holds, or fails naming `what` with the last value (no fixed waits: the machine may be slow). */
-export async function pollUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 60_000, everyMs = 50): Promise<T> {
+export async function pollUntil<T>(read: () => Promise<T> | T, done: (v: T) => boolean, what: string, timeoutMs = 60_000, everyMs = 50): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await read();
