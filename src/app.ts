@@ -12,6 +12,8 @@ import { validatorCompiler } from './platform/http/validation.ts';
 import { forgetActorsAfterWrites, requireApiKey } from './platform/http/auth.ts';
 import { API_TAGS, withExamples } from './platform/http/openapi.ts';
 import { markApiKeyRoutes, registerRouteRegistry } from './platform/http/route-registry.ts';
+import { registerSecurityHeaders } from './platform/http/security-headers.ts';
+import { DOCS_CSP } from './platform/http/content-security-policy.ts';
 import type { RateLimiter } from './platform/http/rate-limit/index.ts';
 import { adminRoutes, type InboundInjector } from './modules/admin/admin.routes.ts';
 import { carrierRoutes } from './modules/carriers/carriers.routes.ts';
@@ -113,6 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The request line's fields are chosen below, so it skips redaction (platform/logger.ts, unredacted).
   const requestLine = deps.logger ? unredacted(deps.logger) : null;
 
+  // First, so its onRequest hook runs before any hook that may answer (auth, rate limits, the input guard).
+  await registerSecurityHeaders(app);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   guardInput(app);
@@ -176,7 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: withExamples,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(cookie);
   await app.register(healthRoutes, {

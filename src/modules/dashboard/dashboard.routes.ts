@@ -2,17 +2,18 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DASHBOARD_CSP } from '../../platform/http/content-security-policy.ts';
 
 /** Where `npm run build:web` (run by `npm install`) writes the dashboard. */
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
-// The dashboard's pages fetch only from this origin; nothing may frame them (clickjacking).
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 const hide = { schema: { hide: true } };
 const wantsHtml = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/html');
 
+// The page's own policy replaces the deny-all one every answer carries (platform/http/security-headers.ts); nothing
+// may frame it (clickjacking).
 function pageHeaders(reply: FastifyReply) {
-  reply.header('content-security-policy', CSP).header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin');
+  reply.header('content-security-policy', DASHBOARD_CSP).header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin');
 }
 
 /**

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRateLimiter } from '../../platform/http/rate-limit/index.ts';
 import type { Services } from '../../compose.ts';
-import { renderBusyPage, renderConfirmPage, renderDonePage, renderErrorPage, renderNotFoundPage } from './page.ts';
+import { PAGE_CSP, renderBusyPage, renderConfirmPage, renderDonePage, renderErrorPage, renderNotFoundPage } from './page.ts';
 
 /** Requests per second, and at once, from one client address to the opt-out pages. */
 const PER_ADDRESS = { rps: 10, concurrency: 10 };
@@ -11,13 +11,11 @@ const PER_ADDRESS = { rps: 10, concurrency: 10 };
 const CodeParams = Type.Object({ code: Type.String() });
 
 // Public pages for people, not API: no key, HTML answers (errors included), and kept out of the OpenAPI document.
+// Their policy replaces the deny-all one every answer carries (nosniff, no framing, no referrer: security-headers.ts).
 const HEADERS = {
   'cache-control': 'no-store',
   'x-robots-tag': 'noindex, nofollow',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': PAGE_CSP,
 };
 
 // The redirect is never cached (each visit is a click) and does not tell the destination where it came from.

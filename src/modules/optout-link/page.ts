@@ -7,6 +7,9 @@
  * a visible focus ring. Every interpolated value is HTML-escaped.
  */
 
+import { createHash } from 'node:crypto';
+import { csp } from '../../platform/http/content-security-policy.ts';
+
 export { generateOptoutCode, isOptoutCode } from './code.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -56,6 +59,17 @@ button:focus-visible{outline:3px solid #1a1a1a;outline-offset:3px}
 .note{color:#d4d4d8}button:focus-visible{outline-color:#f4f4f5}}
 `.trim();
 
+/**
+ * The pages' policy: their one inline stylesheet, allowed by its hash, and a form posting back here; no script at
+ * all. Sent as a header and repeated in a meta tag, so a saved copy keeps it.
+ */
+export const PAGE_CSP = csp({
+  'default-src': ["'none'"], 'style-src': [`'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`],
+  'form-action': ["'self'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"],
+});
+// A meta tag cannot carry frame-ancestors (browsers ignore it there and warn).
+const META_CSP = PAGE_CSP.replace("; frame-ancestors 'none'", '');
+
 function layout(title: string, content: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -64,7 +78,7 @@ function layout(title: string, content: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'">
+<meta http-equiv="Content-Security-Policy" content="${META_CSP}">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>
