@@ -14,6 +14,10 @@
 #   552  a two-part GSM MO whose part 1 ends with the escape 0x1B (ref 0x44): "5€!"
 #   551  a deliver_sm with sound framing but an undecodable body (seq 28672), then an MO "after the bad one"
 #   550  the id counter restarts first, as after an SMSC restart: message ids are reused
+#   549  message types by esm_class alone, before the DELIVRD receipt: an SME delivery acknowledgement (0x08) and
+#        an MO (0x00) from the handset to the sender, both with receipt-like text saying UNDELIV, then an
+#        intermediate notification (0xA0: 0x20 with the reply-path bit) saying ENROUTE; the receipt goes only once
+#        the ESME has answered the notification (`INTERMEDIATE seq=<n>` when sent)
 use strict;
 use warnings;
 use Net::SMPP;
@@ -27,6 +31,8 @@ my $listener = Net::SMPP->new_listen('127.0.0.1', port => 0, smpp_version => 0x3
 print 'LISTENING ', $listener->sockport, "\n";
 
 my $counter = 0x2F00;
+# deliver_sm to send once the ESME answers the one with this sequence number (549: the receipt after the notification).
+my %after_resp;
 
 while (my $conn = $listener->accept) {
   print "CONNECTED\n";
@@ -50,7 +56,18 @@ while (my $conn = $listener->accept) {
         $pdu->{source_addr}, $pdu->{dest_addr_ton}, $pdu->{destination_addr}, $pdu->{registered_delivery},
         unpack('H*', $pdu->{short_message});
       $conn->submit_sm_resp(seq => $pdu->{seq}, message_id => $id);
-      if ($pdu->{registered_delivery}) {
+      if ($dst =~ /549$/) {
+        my $decimal = hex($id);
+        my $text = sub { "id:$decimal sub:001 dlvrd:000 submit date:2401021304 done date:2401021305 stat:$_[0] err:$_[1] text:" };
+        my %handset = (source_addr_ton => 1, source_addr_npi => 1, source_addr => $dst,
+          dest_addr_ton => $pdu->{source_addr_ton}, dest_addr_npi => $pdu->{source_addr_npi},
+          destination_addr => $pdu->{source_addr}, data_coding => 0);
+        $conn->deliver_sm(async => 1, %handset, esm_class => 0x08, short_message => $text->('UNDELIV', '001'));
+        $conn->deliver_sm(async => 1, %handset, esm_class => 0x00, short_message => $text->('UNDELIV', '001'));
+        my $seq = $conn->deliver_sm(async => 1, %handset, esm_class => 0xA0, short_message => $text->('ENROUTE', '000'));
+        print "INTERMEDIATE seq=$seq\n";
+        $after_resp{$seq} = [%handset, esm_class => 0x04, short_message => $text->('DELIVRD', '000')];
+      } elsif ($pdu->{registered_delivery}) {
         my $decimal = hex($id);
         my $stat = $dst =~ /554$/ ? 'ACCEPTD' : 'DELIVRD';
         $conn->deliver_sm(async => 1,
@@ -95,6 +112,7 @@ while (my $conn = $listener->accept) {
       }
     } elsif ($cmd & 0x80000000) {
       printf "RESP cmd=%08x status=%d seq=%d\n", $cmd, $pdu->{status}, $pdu->{seq};
+      if (my $next = delete $after_resp{$pdu->{seq}}) { $conn->deliver_sm(async => 1, @$next); }
     } else {
       $conn->generic_nack(seq => $pdu->{seq}, status => 3);
     }
