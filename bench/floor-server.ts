@@ -36,7 +36,9 @@ if (cluster.isPrimary) {
   }
   process.on('SIGTERM', () => { for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM'); process.exit(0); });
 } else {
-  const db = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
+  // Connections stay open for the run (no idle timeout): a backend that closes mid-round takes its CPU out of the
+  // floor's count and the bench's, and reconnecting is work the floor would not do under steady load.
+  const db = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4, idleTimeoutMillis: 0 });
   const callbacks = new Pool(process.env.FLOOR_CALLBACK_URL!, { connections: 64 });
   type Waiting = { id: string; account: string; to: string; body: string };
   const callback = (id: string) => {

@@ -10,8 +10,10 @@
 //    its database, against bearerbox + smsbox;
 //  - memory at rest: resident set of Tasman's process tree (the node process(es); PostgreSQL's shared buffers are
 //    not counted) against bearerbox + smsbox, read before each round when the previous one is finished.
-// One JSON line per round (the two systems and their ratios, Tasman / Kannel, and the rest of the machine's load
-// during each system's round: `machine`, bench/machine-load.ts) and one per key count with the medians of the
+// One JSON line per round (the two systems and their ratios, Tasman / Kannel, the rest of the machine's load
+// during each system's round: `machine`, bench/machine-load.ts, and Tasman's database work per message over its
+// prime and round: `tasman_database`, bench/db-counters.ts; its WAL is the whole cluster's, so Tasman's alone only
+// on a PostgreSQL server nothing else writes to) and one per key count with the medians of the
 // per-round ratios.
 // Usage: createdb -h 127.0.0.1 -U postgres bench_kannel;
 //   flock /tmp/tasman-bench.lock env DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_kannel npx tsx bench/kannel.ts
@@ -35,7 +37,8 @@ import { kannelSystem, startKannel, type Kannel } from './kannel-setup.ts';
 import { primedRound, runRound, startCallbackReceiver, tasmanSystem, type CallbackReceiver, type RoundResult, type System } from './e2e.ts';
 import { startFloor } from './floor.ts';
 import { machineLoad } from './machine-load.ts';
-import { cpuByPid, tree, treeCpuMs } from './proc-stats.ts';
+import { pipelineDrained, perMessage, settledCounters } from './db-counters.ts';
+import { cpuByPid, tree } from './proc-stats.ts';
 import { geomean, median, round2 } from './stats.ts';
 import { benchSetup, type BenchProcess, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
 
@@ -142,6 +145,7 @@ try {
       if (systems[2]) order.splice(round % 3, 0, systems[2]);
       const out: Record<string, RoundResult> = {};
       const machine: Record<string, ReturnType<ReturnType<typeof machineLoad>>> = {};
+      let database: Record<string, unknown> = {};
       for (const s of order) {
         const tag = `${keys}-${round}-${s.name}`;
         if (s.name === 'kannel') await freshKannel(tag);
@@ -149,11 +153,22 @@ try {
         // The rest of the machine's load during the round (others' tests are not under the bench lock): Kannel's
         // rate follows it more than Tasman's (decision 0052). Every system's
         // database backends are the bench's own, not the rest of the machine.
-        const backendPids = (await Promise.all(systems.map((x) => x.backends()))).flat();
-        const load = machineLoad(() => treeCpuMs([process.pid]) + [...cpuByPid(backendPids).values()].reduce((a, b) => a + b, 0));
+        const backends = async () => (await Promise.all(systems.map((x) => x.backends()))).flat();
+        const backendPids = await backends();
+        const ours = (pids: number[]) => new Map([...tree([process.pid]).map((p) => [p.pid, p.cpuMs] as const), ...cpuByPid(pids)]);
+        // Tasman's database work over the prime and the round, per message (bench/db-counters.ts), from a reading
+        // taken once the vacuum above and everything before it are counted.
+        const counted = s.name === 'tasman' ? await settledCounters(db) : null;
+        const load = machineLoad(() => ours(backendPids));
         // Each round starts as the system's own second (e2e.ts primedRound); a fresh Kannel had its warm-up already.
-        out[s.name] = await primedRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag, harnessPids, prime: s.name === 'kannel' && FRESH ? 0 : PRIME });
-        machine[s.name] = load();
+        const prime = s.name === 'kannel' && FRESH ? 0 : PRIME;
+        out[s.name] = await primedRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag, harnessPids, prime });
+        machine[s.name] = load(ours([...new Set([...backendPids, ...await backends()])]));
+        if (counted) {
+          await pipelineDrained(db);
+          const messages = MESSAGES + Math.min(prime, MESSAGES);
+          database = Object.fromEntries(perMessage(counted, await settledCounters(db), messages).map(({ figure, ...rest }) => [figure as string, rest]));
+        }
       }
       const t = out.tasman!;
       const k = out.kannel!;
@@ -170,7 +185,7 @@ try {
         });
       }
       for (const [name, v] of Object.entries(ratio)) ratios[name]!.push(v);
-      print({ bench: 'kannel-round', keys, round, fresh_kannel: FRESH, first: order[0]!.name, messages: MESSAGES, tasman: t, kannel: k, ...(f ? { floor: f } : {}), ratio, machine });
+      print({ bench: 'kannel-round', keys, round, fresh_kannel: FRESH, first: order[0]!.name, messages: MESSAGES, tasman: t, kannel: k, ...(f ? { floor: f } : {}), ratio, machine, tasman_database: database });
     }
     print({
       bench: 'kannel-median', keys, rounds: ROUNDS, fresh_kannel: FRESH, messages: MESSAGES, connections: CONNECTIONS,

@@ -11,16 +11,22 @@ function machineMs(): { busy: number; steal: number } {
 
 /**
  * Starts a reading; the returned function gives, since then, the cores the rest of the machine kept busy
- * (`foreign_cores`: all busy CPU less `oursMs()`, the CPU milliseconds of the bench's own processes, read at both
- * ends), the cores the host stole, and the 1-minute load average.
+ * (`foreign_cores`: all busy CPU less the bench's own, from `ours()`: CPU milliseconds by pid of the processes the
+ * bench measures, read at both ends), the cores the host stole, and the 1-minute load average. Ours is summed
+ * per pid and never below zero: a process that ends during the round (a pooled PostgreSQL connection closing)
+ * reads 0 at the end, which summed as totals took its whole lifetime's CPU off ours and counted it as other load.
+ * A pid new at the end (a connection opened during the round) counts whole. `ours` may be given again at the end
+ * to add the pids that appeared meanwhile.
  */
-export function machineLoad(oursMs: () => number) {
-  const [before, oursBefore, t0] = [machineMs(), oursMs(), Date.now()];
-  return () => {
+export function machineLoad(ours: () => Map<number, number>) {
+  const [before, oursBefore, t0] = [machineMs(), ours(), Date.now()];
+  return (oursAfter: Map<number, number> = ours()) => {
     const now = machineMs();
     const cores = (ms: number) => Math.round((ms / (Date.now() - t0)) * 100) / 100;
+    let oursMs = 0;
+    for (const [pid, ms] of oursAfter) oursMs += Math.max(0, ms - (oursBefore.get(pid) ?? 0));
     return {
-      foreign_cores: cores(now.busy - before.busy - (oursMs() - oursBefore)), steal_cores: cores(now.steal - before.steal),
+      foreign_cores: cores(now.busy - before.busy - oursMs), steal_cores: cores(now.steal - before.steal),
       loadavg: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
     };
   };

@@ -7,6 +7,10 @@
 //    being applied (delivery_receipt.received_at from GET /message/{id}, read after the run so polling adds no
 //    load) and to the message.dlr webhook reaching a receiver in this process (written in the same transaction
 //    as `delivered`, so an upper bound on "visible as delivered").
+// After each part, its database work per message (bench/db-counters.ts: WAL, row writes, statements), once every
+// message is final and every webhook outcome recorded (`pipeline-batch-database`, `pipeline-latency-database`); WAL
+// is the whole cluster's, so the run's alone only on the embedded server (DATABASE_URL unset) or a server nothing
+// else writes to.
 // Usage: DATABASE_URL=postgres://…/an_empty_database npx tsx bench/pipeline.ts   (unset: the embedded PostgreSQL in a temp dir)
 // Knobs: BENCH_BATCHES (10), BENCH_SINGLE (500), BENCH_SINGLE_RPS (50), BENCH_CPU_PROF=<dir> (server --cpu-prof).
 import { readFileSync, rmSync } from 'node:fs';
@@ -14,6 +18,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { socketDirFor } from '../src/platform/db/embedded/process.ts';
+import { pipelineDrained, perMessage, settledCounters, type Counters } from './db-counters.ts';
 import { benchSetup, call, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
@@ -44,6 +50,18 @@ const proc = await startTasmanProcess({
   ...(databaseUrl ? { DATABASE_URL: databaseUrl, TASMAN_ADMIN_TOKEN: 'bench-admin' } : {}),
 });
 const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 2 }) : null;
+// The counters' connection: the same database, or the embedded server Tasman started in DATA_DIR.
+const counterDb = pool ?? new pg.Pool({
+  max: 1,
+  connectionString: `postgresql://postgres:${encodeURIComponent(readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim())}@localhost/tasman?host=${encodeURIComponent(socketDirFor(dataDir))}`,
+});
+/** The database work per message since `before`, one line per figure, once everything is final. */
+const printCounters = async (bench: string, before: Counters, messages: number) => {
+  await pipelineDrained(counterDb);
+  const after = await settledCounters(counterDb);
+  for (const line of perMessage(before, after, messages)) print({ bench, ...line });
+  return after;
+};
 const webhookArrivals = new Map<string, number>();
 const receiver = createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -70,6 +88,7 @@ try {
   // Batch load: every batch from its own account, all fired at once.
   const keys = await Promise.all(Array.from({ length: BATCHES }, (_, i) => account(i)));
   const total = BATCHES * BATCH_SIZE;
+  const batchBefore = await settledCounters(counterDb);
   let firstAccept = 0;
   const campaigns = await Promise.all(keys.map(async (key, i) => {
     const res = await call('POST', `${proc.url}/send-batch`, key, {
@@ -106,6 +125,7 @@ try {
     figure.server_messages_per_s = Math.round(total / (Number(span!.ms) / 1000));
   }
   print(figure);
+  const latencyBefore = await printCounters('pipeline-batch-database', batchBefore, total);
 
   // Single sends at a steady rate; the account's delivery webhook points at the receiver above.
   const key = await account(BATCHES);
@@ -143,11 +163,13 @@ try {
     p50_ms: pct(toReceipt, 0.5), p99_ms: pct(toReceipt, 0.99), max_ms: pct(toReceipt, 1),
     webhook_p50_ms: pct(toWebhook, 0.5), webhook_p99_ms: pct(toWebhook, 0.99), webhooks: toWebhook.length,
   });
+  // The GET /message reads above write nothing, so they do not change the counts.
+  await printCounters('pipeline-latency-database', latencyBefore, SINGLE);
 } finally {
   await proc.stop();
   simulator?.child.kill('SIGTERM');
   receiver.closeAllConnections();
   receiver.close();
-  await pool?.end();
+  await counterDb.end();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,0 +1,72 @@
+// The database work per message over the whole path (POST /send accepted → submitted → receipt → `delivered` →
+// message.dlr webhook answered 2xx and its outcome recorded), read from PostgreSQL's own counters
+// (bench/db-counters.ts), which do not depend on the machine's noise: one run is enough.
+// It runs its own PostgreSQL cluster (the embedded server in a temporary directory, with pg_stat_statements
+// loaded), so the cluster-wide WAL and checkpoint counts are this run's alone, and a real `tasman start` on it
+// (the default process layout unless TASMAN_WORKERS says otherwise; the built-in SMSC, receipts at once).
+// A warm-up of BENCH_WARMUP messages, a CHECKPOINT (so full-page images do not depend on when the last one ran),
+// then BENCH_MESSAGES through BENCH_KEYS accounts, each with its delivery webhook on a receiver in this process.
+// Prints one JSON line per figure: wal_bytes_per_message (with the checkpoints during the run), wal_records_per_message
+// (with full-page images), row_writes_per_message (inserts + updates + deletes, and by table with HOT updates),
+// statements_per_message (the most frequent ones).
+// Usage: npx tsx bench/counters.ts   (under a minute)
+// Knobs: BENCH_MESSAGES (2000), BENCH_KEYS (10), BENCH_CONNECTIONS (50), BENCH_WARMUP (200).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../src/platform/db/embedded/server.ts';
+import { pipelineDrained, perMessage, readCounters, settledCounters } from './db-counters.ts';
+import { runRound, startCallbackReceiver, tasmanSystem } from './e2e.ts';
+import { deliverableRecipients, startTasmanProcess, type BenchProcess } from './tasman-process.ts';
+
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2000);
+const KEYS = Number(process.env.BENCH_KEYS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
+const print = (figure: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ bench: 'counters', messages: MESSAGES, ...figure })}\n`);
+
+const pgDir = mkdtempSync(path.join(tmpdir(), 'tasman-bench-counters-pg-'));
+const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-bench-counters-'));
+let server: EmbeddedServer | null = null;
+let tasman: BenchProcess | null = null;
+let db: pg.Client | null = null;
+const receiver = await startCallbackReceiver();
+const started = Date.now();
+try {
+  // pg_stat_statements must be loaded at server start: set it, then start the server again.
+  server = await startEmbeddedPostgres({ dataDir: pgDir });
+  const setup = new pg.Client({ connectionString: server.url });
+  await setup.connect();
+  await setup.query(`alter system set shared_preload_libraries = 'pg_stat_statements'`);
+  await setup.end();
+  await server.stop();
+  server = await startEmbeddedPostgres({ dataDir: pgDir });
+  db = new pg.Client({ connectionString: server.url });
+  await db.connect();
+  await db.query('create extension if not exists pg_stat_statements').catch((err: Error) => print({ figure: 'note', pg_stat_statements: err.message }));
+
+  tasman = await startTasmanProcess({
+    DATA_DIR: dataDir, DATABASE_URL: server.url, TASMAN_ADMIN_TOKEN: 'bench-admin', TASMAN_WORKERS: process.env.TASMAN_WORKERS ?? '',
+    SIM_DLR_DELAY_MS: '0', SMPP_WINDOW: '100', LOG_LEVEL: 'info',
+    RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000', WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
+  const t = await tasmanSystem({ name: 'tasman', proc: tasman, db, receiver, keyCount: KEYS, connections: CONNECTIONS, recipient: deliverableRecipients(), text: 'Your order has shipped' });
+  const round = (messages: number, tag: string) => runRound(receiver, t.system, { keys: KEYS, messages, connections: CONNECTIONS, tag });
+  if (WARMUP > 0) { await round(WARMUP, 'w'); await pipelineDrained(db); }
+  await db.query('checkpoint');
+  const before = await settledCounters(db);
+  const result = await round(MESSAGES, 'm');
+  await pipelineDrained(db);
+  const after = await settledCounters(db);
+  for (const line of perMessage(before, after, MESSAGES)) print(line);
+  print({ figure: 'run', layout: process.env.TASMAN_WORKERS ?? 'default', keys: KEYS, connections: CONNECTIONS, accept_per_s: result.accept_per_s, e2e_per_s: result.e2e_per_s, seconds: Math.round((Date.now() - started) / 1000), server: (await readCounters(db)).statements ? 'embedded, pg_stat_statements loaded' : 'embedded' });
+  await t.close();
+} finally {
+  await tasman?.stop();
+  await db?.end().catch(() => {});
+  await server?.stop();
+  receiver.close();
+  rmSync(pgDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+}
