@@ -1,6 +1,6 @@
 // The carrier port: the only way out to the phone network. Nothing under src/modules imports SMPP code; the
 // dispatcher submits through this interface and receipts and inbound messages come back through the handlers.
-import { isGsmEncodable } from './smpp/encoding.ts';
+import { isGsmEncodable } from './gsm-alphabet.ts';
 import { segmentCount } from './smpp/segment.ts';
 
 export interface SubmitRequest {

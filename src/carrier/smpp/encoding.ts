@@ -4,36 +4,12 @@
 // data_coding 8, where characters outside the BMP become surrogate pairs (two code units).
 import type { TextCoding } from '../carrier.ts';
 import { DataCoding } from './pdu-types.ts';
+import { GSM_BASIC_CHARS, GSM_ESCAPE, GSM_EXTENSION, gsmSeptets, isGsmEncodable } from '../gsm-alphabet.ts';
 
-const GSM_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
-  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
-
-const GSM_EXTENSION: ReadonlyArray<[number, string]> = [
-  [0x0a, '\f'], [0x14, '^'], [0x28, '{'], [0x29, '}'], [0x2f, '\\'],
-  [0x3c, '['], [0x3d, '~'], [0x3e, ']'], [0x40, '|'], [0x65, '€'],
-];
-
-export const GSM_ESCAPE = 0x1b;
-
-const encodeBasic = new Map<string, number>();
-[...GSM_BASIC].forEach((ch, i) => { if (i !== GSM_ESCAPE) encodeBasic.set(ch, i); });
-const encodeExt = new Map(GSM_EXTENSION.map(([code, ch]) => [ch, code]));
 const decodeExt = new Map(GSM_EXTENSION);
-const basicChars = [...GSM_BASIC];
+const basicChars = GSM_BASIC_CHARS;
 
-/**
- * The septets of one character: [s] or [0x1B, s]; undefined when it has none. Callers keep these groups
- * together so a segment boundary never falls inside an escape pair.
- */
-export function gsmSeptets(ch: string): number[] | undefined {
-  const basic = encodeBasic.get(ch);
-  if (basic !== undefined) return [basic];
-  const ext = encodeExt.get(ch);
-  return ext === undefined ? undefined : [GSM_ESCAPE, ext];
-}
-
-export const isGsmEncodable = (text: string): boolean => [...text].every((ch) => gsmSeptets(ch) !== undefined);
+export { GSM_ESCAPE, gsmSeptets, isGsmEncodable };
 
 /** Septet count (extension characters count two), or undefined when the text needs UCS-2. */
 export function gsmLength(text: string): number | undefined {
