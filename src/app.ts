@@ -43,6 +43,7 @@ import { senderRoutes } from './modules/senders/senders.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import type { TlsCredentials } from './platform/tls.ts';
 
 export interface AppDeps {
   services: Services;
@@ -59,6 +60,8 @@ export interface AppDeps {
   trustProxy?: false | number | string[];
   /** How long a client has to send a whole request (HTTP_REQUEST_TIMEOUT); 30 s by default. */
   requestTimeoutMs?: number;
+  /** Serve HTTPS with these (TLS_CERT_FILE, TLS_KEY_FILE); the composition root swaps them on renewal. */
+  tls?: TlsCredentials | null;
 }
 
 /**
@@ -103,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : uuidv7();
     },
     bodyLimit: BODY_LIMIT,
+    ...(deps.tls ? { https: deps.tls } : {}),
     ...serverTimeouts(deps.requestTimeoutMs ?? 30_000),
     frameworkErrors,
     trustProxy: trustProxyOption(deps.trustProxy ?? false),

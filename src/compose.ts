@@ -48,7 +48,9 @@ import { ping, queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
 import type { WorkersPeer } from './platform/cluster/peer.ts';
 import type { StatusDeps } from './modules/status/status.service.ts';
-import { portInUse } from './platform/startup-error.ts';
+import { portInUse, StartupError } from './platform/startup-error.ts';
+// Loaded only when TLS_CERT_FILE is set (startApi).
+import type * as TlsModule from './platform/tls.ts';
 
 export type { SimulatorHandle } from './carrier/index.ts';
 
@@ -194,9 +196,11 @@ interface ApiParts {
  * are not loaded by a workers process (docs/decisions/0019-composition-root-and-roles.md).
  */
 async function startApi({ config, options, services, logger, adminToken, simulator, peer, carrierStatus, stops, redis }: ApiParts): Promise<FastifyInstance> {
-  const [{ buildApp }, { createRateLimiter }, { createHealthService }] = await Promise.all([
+  const [{ buildApp }, { createRateLimiter }, { createHealthService }, tls] = await Promise.all([
     import('./app.ts'), import('./platform/http/rate-limit/index.ts'), import('./modules/health/health.service.ts'),
+    config.tls ? import('./platform/tls.ts') : null,
   ]);
+  const served = config.tls && tls ? startupTls(tls, config.tls, logger) : null;
   const limiter = createRateLimiter({ rps: config.rateLimit.rps, concurrency: config.rateLimit.concurrency, redis: redis ?? undefined, log: logger });
   stops.push(() => limiter.close());
   // Ready means this process's roles can do their work: an API process of a cluster with a workers process answers
@@ -204,10 +208,34 @@ async function startApi({ config, options, services, logger, adminToken, simulat
   const roles = options.roles ?? config.roles;
   const answersFor = peer ? (peer.runsWorkers ? peer.carriers : () => []) : carrierStatus;
   const health = createHealthService({ db: services.db, carriers: answersFor, checksCarriers: roles.workers || (peer?.runsWorkers ?? false) });
-  return buildApp({
+  const app = await buildApp({
     services, simulator: simulator ?? (peer ? { injectInbound: peer.injectInbound } : null), limiter, logger: options.logger === false ? false : logger, adminToken, health,
     metrics: services.metrics, metricsToken: config.metricsToken, trustProxy: config.trustProxy, requestTimeoutMs: config.requestTimeoutMs,
+    tls: served,
   });
+  if (config.tls && tls) {
+    // A renewed certificate is served to new connections at once; open ones keep the one they agreed on.
+    const log = logger.child({ component: 'tls' });
+    const stopWatching = tls.watchTls({
+      files: config.tls,
+      apply: (credentials) => (app.server as unknown as { setSecureContext(c: typeof credentials): void }).setSecureContext(credentials),
+      onReloaded: (summary) => log.info({ certificate: summary }, 'TLS certificate reloaded'),
+      onRejected: (message) => log.error(`TLS certificate not reloaded, the previous one is still served: ${message}`),
+    });
+    stops.push(async () => stopWatching());
+  }
+  return app;
+}
+
+/** The certificate at start: one line naming the setting and file when it cannot be served. */
+function startupTls(tls: typeof TlsModule, files: NonNullable<Config['tls']>, logger: Logger) {
+  try {
+    const loaded = tls.loadTls(files);
+    logger.info({ certificate: loaded.summary }, 'serving HTTPS');
+    return loaded.credentials;
+  } catch (err) {
+    throw err instanceof tls.TlsFileError ? new StartupError(err.message) : err;
+  }
 }
 
 /** The operator's carrier view and route reload, relayed to the workers process of the cluster. */

@@ -25,6 +25,8 @@ const oneOf = <const T extends string[]>(values: T, def: T[number], description:
 export const ENV = Type.Object({
   PORT: int(3000, 0, 65535, 'HTTP port'),
   HOST: text('127.0.0.1', 'HTTP bind address (`0.0.0.0` to serve other hosts)'),
+  TLS_CERT_FILE: optional('with `TLS_KEY_FILE`: serve HTTPS (TLS 1.2 or later) with this PEM certificate chain, re-read when it changes (see "HTTPS without a proxy")', 'unset: plain HTTP'),
+  TLS_KEY_FILE: optional('the PEM private key of `TLS_CERT_FILE` (unencrypted), re-read when it changes', 'unset: plain HTTP'),
   DATA_DIR: text('./data', 'embedded database, generated operator token and secret key'),
   DATABASE_URL: optional('PostgreSQL; unset means the embedded PostgreSQL in `DATA_DIR/postgres`. Several hosts (`postgres://u@h1:5432,h2:5432/db`): a primary and its standbys, Tasman writes to the writable one'),
   DATABASE_HOSTS: optional('`host:port,host:port`: the hosts of a primary and its standbys, replacing the host of `DATABASE_URL` (see "Database failover")'),
@@ -212,6 +214,13 @@ function loadCarriers(env: Env, e: EnvVars): { file: string | null; config: Carr
   return { file: null, config: { carriers: [carrier], routes: [{ carriers: [DEFAULT_CARRIER] }] } };
 }
 
+/** TLS_CERT_FILE and TLS_KEY_FILE come together; their contents are checked at start-up (cli/start.ts preflight). */
+function tlsFiles(cert: string | null, key: string | null): { certFile: string; keyFile: string } | null {
+  if (cert === null && key === null) return null;
+  if (cert === null || key === null) throw new ConfigError(`${cert === null ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'} is set without ${cert === null ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'}: set both to serve HTTPS, or neither`);
+  return { certFile: path.resolve(cert), keyFile: path.resolve(key) };
+}
+
 /**
  * TASMAN_WORKERS unset: one API process per core, less the core the workers process needs when it runs beside
  * them (at least one). On this project's two cores, with PostgreSQL on the same host, one API process beside the
@@ -239,7 +248,8 @@ export function loadConfig(env: Env = process.env) {
   if (retryDelays.some((s) => !/^\d+(\.\d+)?$/.test(s))) {
     throw new ConfigError(`WEBHOOK_RETRY_DELAYS must be comma-separated seconds, got "${e.WEBHOOK_RETRY_DELAYS}"`);
   }
-  const here = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const tls = tlsFiles(e.TLS_CERT_FILE ?? null, e.TLS_KEY_FILE ?? null);
+  const here = `${tls ? 'https' : 'http'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   const optoutLinkBase = url('OPTOUT_LINK_BASE', e.OPTOUT_LINK_BASE, ['http:', 'https:']) ?? `${here}/o`;
   const publicUrl = url('PUBLIC_URL', e.PUBLIC_URL, ['http:', 'https:']) ?? here;
   const headerPrefixes = e.WEBHOOK_HEADER_PREFIXES.split(',').map((p) => p.trim()).filter((p) => p !== '');
@@ -253,6 +263,8 @@ export function loadConfig(env: Env = process.env) {
   return {
     port,
     host,
+    /** TLS_CERT_FILE and TLS_KEY_FILE: the API serves HTTPS with them (platform/tls.ts); null serves plain HTTP. */
+    tls,
     /** Where people reach this service (PUBLIC_URL): invite links start with it; https:// also marks cookies Secure. */
     publicUrl: publicUrl.replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
