@@ -43,6 +43,7 @@ import { createReplyService } from './modules/messages/reply.service.ts';
 import { createSenderService } from './modules/senders/senders.service.ts';
 import { createSettingsService } from './modules/settings/settings.service.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
+import { createSmppCredentialService } from './modules/smpp-credentials/smpp-credentials.service.ts';
 import type { CarrierStatus } from './modules/health/health.service.ts';
 import { ping, queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
@@ -128,6 +129,7 @@ function createServices(
       },
     }),
     accountKeys: createAccountKeyService({ db }),
+    smppCredentials: createSmppCredentialService({ db }),
     users: createUserService({ db, invite: sessions.invite, emailSent: mail.sends }),
     numbers: createNumberService({ db, creditPriceCents: config.creditPriceCents, maxNumbers: config.maxNumbers }),
     receipts,

@@ -2,3 +2,4 @@ export * from './accounts.ts';
 export * from './messaging.ts';
 export * from './webhooks.ts';
 export * from './sessions.ts';
+export * from './smpp.ts';
