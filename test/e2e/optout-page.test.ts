@@ -1,24 +1,15 @@
 // The one-tap opt-out link in a real browser (headless Chromium through playwright-core): the app listens on a
 // real port, and the link is opened exactly as it appears in the sent message.
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
+import { freePort } from '../support/process.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`optout-page.test.ts skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.skipIf(!haveChromium)('opt-out page in headless Chromium', () => {
   let t: TestApp;

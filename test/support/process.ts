@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../../bin/tasman.js', import.meta.url));
@@ -25,6 +26,17 @@ export interface StartOptions {
   bin?: string;
   /** How long to wait for the banner; default 120 s. */
   startTimeoutMs?: number;
+  /** The working directory (the default DATA_DIR, ./data, is inside it); default ours. */
+  cwd?: string;
+}
+
+/** A TCP port free on 127.0.0.1 at the moment of asking, for a server whose own links must name its port. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Starts `tasman start` as a real child process and resolves once it logs that it started. */
@@ -37,6 +49,7 @@ export async function startProcess(env: Record<string, string>, options: StartOp
       TASMAN_WORKERS: process.env.TASMAN_WORKERS ?? '0', ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   const logs: string[] = [];
   const keep = (line: string) => {
