@@ -17,6 +17,10 @@ export const errorStatus = {
   recipient_opted_out: 400,
   /** the sender is neither a Sender ID registered to the account's ABN nor one of its numbers */
   sender_not_allowed: 400,
+  /** a {{placeholder}} that no recipient's data and no service field can fill */
+  unknown_merge_field: 400,
+  /** strict_merge_fields: a recipient has no value for a field the text uses */
+  merge_field_missing: 400,
   /** a batch with no valid recipient left */
   no_valid_recipients: 400,
   /** send_at without an offset, in the past, or more than 35 days ahead */

@@ -31,7 +31,7 @@ describe('POST /send-batch/preview', () => {
       ],
       total_credits: 3, total_segments: 5, invalid_numbers: ['not a number'],
       invalid_details: [{ number: 'not a number', reason: 'not an Australian or New Zealand mobile number' }],
-      opted_out_count: 1, duplicates_removed: 1,
+      opted_out_count: 1, duplicates_removed: 1, missing_merge_fields: [],
     });
     expect(await messageCount(a.accountId)).toBe(0);
     expect((await call(t.app, a.apiKey, 'GET', '/balance')).body).toEqual({ credits: 3 });
@@ -78,5 +78,59 @@ describe('POST /send/preview', () => {
     const res = await call(t.app, a.apiKey, 'POST', '/send/preview', body);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(code);
+  });
+});
+
+describe('merge fields that cannot go out wrong', () => {
+  it('refuses a placeholder no recipient has, naming it and the known fields, on the preview and the send alike', async () => {
+    const a = await createAccount(t.app, { credits: 5 });
+    const body = { message: 'Hi {{nmae}}, ready', recipients: [{ phone: mobile(), merge_data: { name: 'Ana' } }, mobile()] };
+    for (const url of ['/send-batch/preview', '/send-batch']) {
+      const res = await call(t.app, a.apiKey, 'POST', url, body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'unknown_merge_field', field: 'nmae', fields: ['nmae'], known: ['name', 'OptOutLink', 'SendingNumber'] });
+      expect(res.body.error).toContain('{{nmae}}');
+      expect(res.body.error).toContain('{{name}}, {{OptOutLink}}, {{SendingNumber}}');
+    }
+    for (const url of ['/send/preview', '/send']) {
+      const res = await call(t.app, a.apiKey, 'POST', url, { to: mobile(), message: 'Hi {{name}}' });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'unknown_merge_field', field: 'name', known: ['OptOutLink', 'SendingNumber'] });
+    }
+    expect(await messageCount(a.accountId)).toBe(0);
+    expect((await call(t.app, a.apiKey, 'GET', '/balance')).body).toEqual({ credits: 5 });
+    // The service fields are always known.
+    const ok = await call(t.app, a.apiKey, 'POST', '/send/preview', { to: mobile(), message: 'From {{SendingNumber}}: stop {{ OptOutLink }}' });
+    expect(ok.status).toBe(200);
+  });
+
+  it('lists recipients missing a field others have, sends them as before, and refuses them with strict_merge_fields', async () => {
+    const a = await createAccount(t.app, { credits: 10 });
+    const [x, y, z] = [mobile(), mobile(), mobile()];
+    const body = { message: 'Hi {{name}}, code {{code}}', recipients: [{ phone: x, merge_data: { name: 'Ana', code: '1' } }, { phone: y, merge_data: { name: 'Ben' } }, z] };
+    const preview = await call(t.app, a.apiKey, 'POST', '/send-batch/preview', body);
+    expect(preview.status).toBe(200);
+    expect(preview.body.missing_merge_fields).toEqual([{ phone: y, fields: ['code'] }, { phone: z, fields: ['name', 'code'] }]);
+    for (const url of ['/send-batch/preview', '/send-batch']) {
+      const strict = await call(t.app, a.apiKey, 'POST', url, { ...body, strict_merge_fields: true });
+      expect(strict.status).toBe(400);
+      expect(strict.body).toMatchObject({ code: 'merge_field_missing', recipients: [{ phone: y, fields: ['code'] }, { phone: z, fields: ['name', 'code'] }] });
+    }
+    expect(await messageCount(a.accountId)).toBe(0);
+    const sent = await call(t.app, a.apiKey, 'POST', '/send-batch', body);
+    expect(sent.body).toMatchObject({ recipients_queued: 3, credits_used: 3 });
+    const complete = await call(t.app, a.apiKey, 'POST', '/send-batch/preview', { ...body, recipients: [body.recipients[0]], strict_merge_fields: true });
+    expect(complete.body.missing_merge_fields).toEqual([]);
+  });
+
+  it('fills {name} when name is a field of the batch, and leaves other single-brace text alone', async () => {
+    const a = await createAccount(t.app);
+    const res = await call(t.app, a.apiKey, 'POST', '/send-batch/preview', {
+      message: 'Hi {name}, {nope} {"k": 1}', recipients: [{ phone: mobile(), merge_data: { name: 'Ana' } }],
+    });
+    expect(res.status).toBe(200);
+    expect((res.body.recipients as Array<{ text: string }>)[0]!.text).toBe('Hi Ana, {nope} {"k": 1}');
+    const plain = await call(t.app, a.apiKey, 'POST', '/send/preview', { to: mobile(), message: 'Hi {name}' });
+    expect(plain.body.text).toBe('Hi {name}');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { placeholderKeys, renderMerge, templateHasPlaceholder } from './merge.ts';
+import { checkMerge, fieldsOf, missingFields, placeholderKeys, renderMerge, templateHasPlaceholder } from './merge.ts';
 
 describe('renderMerge', () => {
   it.each<[template: string, data: Record<string, string> | undefined, expected: string]>([
@@ -128,5 +128,53 @@ describe('templateHasPlaceholder', () => {
 
   it('is called repeatedly without regex state leaking between calls', () => {
     for (let i = 0; i < 3; i++) expect(templateHasPlaceholder('{{a}}', 'a')).toBe(true);
+  });
+});
+
+describe('single braces', () => {
+  const fields = new Set(['name', 'first name']);
+  it.each<[template: string, expected: string]>([
+    ['Hi {name}', 'Hi Ana'],
+    ['Hi { name }', 'Hi Ana'],
+    ['Hi {first name}', 'Hi A'],
+    ['Hi {nmae}', 'Hi {nmae}'], // not a field of the batch: left as written
+    ['{"a": 1}', '{"a": 1}'],
+    ['{}', '{}'],
+    ['Hi {{name}} and {name}', 'Hi Ana and Ana'],
+    ['{{{name}}}', '{Ana}'],
+    ['{OptOutLink}', '{OptOutLink}'],
+  ])('%j → %j', (template, expected) => {
+    expect(renderMerge(template, { name: 'Ana', 'first name': 'A' }, { OptOutLink: 'L' }, fields)).toBe(expected);
+  });
+
+  it('are left alone when the batch has no fields', () => {
+    expect(renderMerge('Hi {name}', { name: 'Ana' })).toBe('Hi {name}');
+    expect(renderMerge('Hi {name}', { name: 'Ana' }, undefined, new Set())).toBe('Hi {name}');
+  });
+});
+
+describe('checkMerge', () => {
+  it('names the placeholders nothing fills, and the known fields', () => {
+    expect(checkMerge('Hi {{nmae}} {{name}} {{OptOutLink}} {{x}}', new Set(['name']))).toEqual({
+      unknown: ['nmae', 'x'], known: ['name', 'OptOutLink', 'SendingNumber'], used: ['name'],
+    });
+  });
+
+  it('counts single-brace fields as used, and never single-brace text as unknown', () => {
+    expect(checkMerge('Hi {name}, {nope}', new Set(['name']))).toEqual({ unknown: [], known: ['name', 'OptOutLink', 'SendingNumber'], used: ['name'] });
+    expect(checkMerge('Hi {name}', new Set()).used).toEqual([]);
+  });
+
+  it('lists what one recipient lacks', () => {
+    expect(missingFields(['name', 'code'], { name: '' })).toEqual(['code']);
+    expect(missingFields(['name'], undefined)).toEqual(['name']);
+    expect(fieldsOf([{ a: '1' }, undefined, { b: '2', a: '3' }])).toEqual(new Set(['a', 'b']));
+  });
+
+  it('finds no unknown field in a template whose placeholders all come from the data (property)', () => {
+    fc.assert(fc.property(fc.array(fc.stringMatching(/^[a-z_]{1,8}$/), { minLength: 1, maxLength: 5 }), (keys) => {
+      const template = keys.map((k) => `{{${k}}}`).join(' ');
+      return checkMerge(template, new Set(keys)).unknown.length === 0 && checkMerge(template, new Set()).unknown.length === new Set(keys).size;
+    }));
   });
 });

@@ -4,7 +4,7 @@ import { IdParams } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import {
   BatchPreview, BatchRequest, CancelResult, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageDetail, ReplyRequest,
-  SendRequest, SendResult, sendContract, previewContract, replyErrors, SEND_SAMPLE, BATCH_SAMPLE, MESSAGE_EXAMPLES, SEND_RESULT_EXAMPLE,
+  SendRequest, SendResult, sendContract, previewContract, withBatchErrors, replyErrors, SEND_SAMPLE, BATCH_SAMPLE, MESSAGE_EXAMPLES, SEND_RESULT_EXAMPLE,
 } from './messages.schemas.ts';
 
 const MessageRef = Type.Object({
@@ -25,7 +25,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     (within) => messages.send(request.actor, request.body, within)));
 
   app.post('/send-batch', {
-    config: { contract: { ...sendContract(BATCH_SAMPLE), response: MESSAGE_EXAMPLES.batch }, scope: 'send' },
+    config: { contract: { ...withBatchErrors(sendContract(BATCH_SAMPLE)), response: MESSAGE_EXAMPLES.batch }, scope: 'send' },
     schema: {
       tags: ['Sending'], summary: 'Send a merged batch of up to 1,000 recipients',
       description: 'Queues one message per recipient, its {{placeholders}} filled from that recipient\'s merge_data, as one campaign, and charges them all in one transaction: every valid recipient is queued or none is. Numbers that are not AU or NZ mobiles are listed in invalid_numbers, opted-out recipients and repeats are counted and skipped; none of them is charged. The whole batch is refused 402 insufficient_credits when the balance does not cover it. Track it with GET /campaign/{id}. Send an Idempotency-Key to make retries safe. Needs the send scope.',
@@ -44,7 +44,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => messages.previewSend(request.actor, request.body));
 
   app.post('/send-batch/preview', {
-    config: { contract: { ...previewContract(BATCH_SAMPLE), response: MESSAGE_EXAMPLES.batchPreview }, scope: 'read' },
+    config: { contract: { ...withBatchErrors(previewContract(BATCH_SAMPLE)), response: MESSAGE_EXAMPLES.batchPreview }, scope: 'read' },
     schema: {
       tags: ['Sending'], summary: 'What /send-batch would send and charge, without sending or charging',
       description: 'Takes the body /send-batch takes and answers each merged message with its parts and credits, the total, and the recipients the batch would skip (invalid, opted out, repeated). Sends nothing, charges nothing, writes nothing. Needs only the read scope.',

@@ -52,7 +52,9 @@ const InvalidNumber = Type.Object({
   reason: Type.String({ description: 'Why it cannot be sent to, in words (for example "an Australian landline, not a mobile")' }),
 });
 
-const MergeData = Type.Record(Type.String(), Type.String(), { description: 'Values for this recipient\'s {{placeholders}} in the message: {"name": "Ana"} fills {{name}}' });
+const MergeData = Type.Record(Type.String(), Type.String(), { description: 'Values for this recipient\'s {{placeholders}} in the message: {"name": "Ana"} fills {{name}} (and {name}, single braces, since name is a field of the batch)' });
+
+const StrictMergeFields = Type.Boolean({ description: 'Refuse the batch (400 merge_field_missing, naming the recipients) when a recipient has no value for a field the message uses; default false: the field goes out empty for that recipient, and the preview lists it in missing_merge_fields' });
 
 export const BatchRequest = Type.Object({
   recipients: Type.Array(Type.Union([
@@ -63,7 +65,7 @@ export const BatchRequest = Type.Object({
       metadata: Type.Optional(metadataSchema('This recipient\'s metadata, merged over the batch\'s (its keys win); at most 10 pairs after merging')),
     }),
   ]), { minItems: 1, maxItems: 1000, description: '1 to 1,000 recipients: numbers, or objects with a number, merge values and metadata' }),
-  message: described(Message, 'Message text with {{placeholders}} filled per recipient from merge_data; {{OptOutLink}} becomes a one-tap opt-out link'),
+  message: described(Message, 'Message text with {{placeholders}} filled per recipient from merge_data (a placeholder no recipient has is 400 unknown_merge_field); {{OptOutLink}} becomes a one-tap opt-out link'),
   sender: Type.Optional(SenderField),
   from: Type.Optional(FromAlias),
   campaign: Type.Optional(described(CampaignName, 'The campaign\'s name (up to 200 characters); default: none')),
@@ -71,6 +73,7 @@ export const BatchRequest = Type.Object({
   send_at: Type.Optional(SendAt),
   urgent: Type.Optional(Urgent),
   link_tracking: Type.Optional(LinkTracking),
+  strict_merge_fields: Type.Optional(StrictMergeFields),
 }, { description: 'One message text merged for up to 1,000 recipients' });
 
 export const BatchResult = Type.Object({
@@ -165,7 +168,7 @@ export const IdempotencyHeaders = Type.Object({
 });
 
 /** What a message's text and sender can be refused for, sent or previewed (messages.service.ts). */
-const textErrors = ['invalid_number', 'message_empty', 'message_too_long', 'sender_not_allowed'] as const;
+const textErrors = ['invalid_number', 'message_empty', 'message_too_long', 'sender_not_allowed', 'unknown_merge_field'] as const;
 
 /** What a send may be refused for (messages.service.ts): its text, its recipient, the account's credits, status and daily cap. */
 export const replyErrors: ErrorCode[] = [...textErrors, 'recipient_opted_out', 'insufficient_credits', 'forbidden', 'daily_limit_exceeded'];
@@ -178,6 +181,9 @@ export const sendContract = (sample: Record<string, unknown>): RouteContract => 
 
 /** A preview refuses what the send would, but charges nothing and takes no Idempotency-Key. */
 export const previewContract = (sample: Record<string, unknown>): RouteContract => ({ sample: { body: sample }, errors: [...textErrors] });
+
+/** A batch may also be refused for a recipient's missing merge field, with strict_merge_fields. */
+export const withBatchErrors = (contract: RouteContract): RouteContract => ({ ...contract, errors: [...(contract.errors ?? []), 'merge_field_missing'] });
 
 export const SEND_SAMPLE = {
   to: '+61412345678', message: 'Hi Ana, your appointment is confirmed for Tue 2 Dec at 9:30am. Reply STOP to opt out.',
@@ -208,7 +214,7 @@ export const MESSAGE_EXAMPLES = {
       { phone: '+61412345678', text: 'Hi Ana, our Manly clinic reopens Monday. Reply STOP to opt out.', encoding: 'gsm7', parts: 1, credits: 1, segments: 1 },
       { phone: '+61423456789', text: 'Hi Tom, our Manly clinic reopens Monday. Reply STOP to opt out.', encoding: 'gsm7', parts: 1, credits: 1, segments: 1 },
     ],
-    total_credits: 2, total_segments: 2, invalid_numbers: [], invalid_details: [], opted_out_count: 0, duplicates_removed: 0,
+    total_credits: 2, total_segments: 2, invalid_numbers: [], invalid_details: [], opted_out_count: 0, duplicates_removed: 0, missing_merge_fields: [],
   },
   cancel: { ok: true, status: 'cancelled', credits_refunded: 1, credits_remaining: 1000 },
 };
@@ -235,6 +241,10 @@ export const BatchPreview = Type.Object({
   invalid_details: Type.Array(InvalidNumber, { description: 'Each of invalid_numbers with the reason it was refused' }),
   opted_out_count: Type.Integer({ description: 'Recipients it would skip as opted out' }),
   duplicates_removed: Type.Integer({ description: 'Repeated recipients it would skip' }),
+  missing_merge_fields: Type.Array(Type.Object({
+    phone: Type.String({ description: 'The recipient, E.164' }),
+    fields: Type.Array(Type.String(), { description: 'The fields the message uses that this recipient has no value for' }),
+  }), { description: 'Recipients that would get the empty string for a field others have (strict_merge_fields refuses the batch instead)' }),
 }, { description: 'What /send-batch would send and charge' });
 
 export const CancelResult = Type.Object({

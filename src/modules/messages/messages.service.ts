@@ -8,6 +8,7 @@ import { parseSender } from '../senders/sender.ts';
 import { allowedSenderQuery } from '../senders/senders.repo.ts';
 import { rows } from '../../platform/db/client.ts';
 import { renderMerge, templateHasPlaceholder } from './merge.ts';
+import { assertNoneMissing, assertSingleMerge, batchMerge, type MissingMergeFields } from './merge-check.ts';
 import { countParts, codePointLength, MAX_MESSAGE_CHARS } from './parts.ts';
 import { invalidNumberMessage, normalisePhone } from '../../common/phone.ts';
 import { findMessage, findMessageIdByIdempotencyKey, findOptedOut, insertBatch, type BatchItem } from './messages.repo.ts';
@@ -67,6 +68,8 @@ export interface BatchInput {
   /** bypass the account's quiet hours */
   urgent?: boolean;
   link_tracking?: boolean;
+  /** refuse the batch when a recipient lacks a field the text uses, instead of sending the empty string */
+  strict_merge_fields?: boolean;
 }
 
 export interface BatchResult {
@@ -98,6 +101,8 @@ export interface BatchPreview {
   invalid_details: InvalidNumber[];
   opted_out_count: number;
   duplicates_removed: number;
+  /** recipients that lack a field the text uses (it goes out as the empty string) */
+  missing_merge_fields: MissingMergeFields[];
 }
 
 // Credits are parts (the interface document's rule); the encoding is what the carrier link will use.
@@ -208,6 +213,7 @@ export function createMessageService(deps: MessageServiceDeps) {
 
   /** The body of a single send: {{OptOutLink}} and {{SendingNumber}} filled in, links shortened, then checked and counted. */
   function singleBody(template: string, sendingNumber: string | null, track: boolean) {
+    assertSingleMerge(template);
     const link = linkFor(template);
     const extra: Record<string, string> = {};
     if (link) extra[OPTOUT_FIELD] = link.url;
@@ -288,6 +294,7 @@ export function createMessageService(deps: MessageServiceDeps) {
    * body merged and counted. /send-batch writes the result; /send-batch/preview shows it.
    */
   async function prepareBatch(actor: Actor, input: BatchInput) {
+    const merge = batchMerge(input.message, input.recipients.map((r) => (typeof r === 'string' ? undefined : r.merge_data)));
     const sender = await resolveSender(actor, input.sender ?? input.from);
     const invalid: InvalidNumber[] = [];
     const seen = new Map<string, { e164: string; country: 'AU' | 'NZ'; mergeData: Record<string, string> | undefined; metadata: Record<string, string> | null }>();
@@ -304,18 +311,22 @@ export function createMessageService(deps: MessageServiceDeps) {
     }
     const optedOut = actor.account.optoutExempt ? new Set<string>() : await findOptedOut(deps.db, actor.accountId, [...seen.keys()]);
     const items: BatchItem[] = [];
+    const missing: MissingMergeFields[] = [];
     const track = tracksLinks(actor, input.link_tracking);
     for (const r of seen.values()) {
       if (optedOut.has(r.e164)) continue;
       const link = linkFor(input.message);
       const from = sender ?? deps.sharedSender[r.country];
-      const { body, links } = tracked(renderMerge(input.message, r.mergeData, { [SENDING_FIELD]: from, ...(link ? { [OPTOUT_FIELD]: link.url } : {}) }), track);
+      const lacking = merge.missing(r.mergeData);
+      if (lacking.length > 0) missing.push({ phone: r.e164, fields: lacking });
+      const { body, links } = tracked(renderMerge(input.message, r.mergeData, { [SENDING_FIELD]: from, ...(link ? { [OPTOUT_FIELD]: link.url } : {}) }, merge.fields), track);
       items.push({
         id: uuidv7(), recipient: r.e164, country: r.country, sender: from,
         body, parts: checkBody(body), optoutCode: link?.code ?? null, metadata: r.metadata, scheduledAt: null, links,
       });
     }
-    return { items, invalid, optedOutCount: optedOut.size, duplicates };
+    if (input.strict_merge_fields) assertNoneMissing(missing);
+    return { items, invalid, optedOutCount: optedOut.size, duplicates, missing };
   }
 
   async function sendBatch(actor: Actor, input: BatchInput, within?: Within<BatchResult>): Promise<BatchResult> {
@@ -372,13 +383,14 @@ export function createMessageService(deps: MessageServiceDeps) {
 
   /** POST /send-batch/preview: the batch as /send-batch would queue it, without writing or charging. */
   async function previewBatch(actor: Actor, input: BatchInput): Promise<BatchPreview> {
-    const { items, invalid, optedOutCount, duplicates } = await prepareBatch(actor, input);
+    const { items, invalid, optedOutCount, duplicates, missing } = await prepareBatch(actor, input);
     const recipients = items.map((i) => previewOf(i.recipient, i.body, i.parts));
     return {
       recipients,
       total_credits: items.reduce((sum, i) => sum + i.parts, 0),
       total_segments: recipients.reduce((sum, r) => sum + r.segments, 0),
       invalid_numbers: invalid.map((i) => i.number), invalid_details: invalid, opted_out_count: optedOutCount, duplicates_removed: duplicates,
+      missing_merge_fields: missing,
     };
   }
 

@@ -14,7 +14,7 @@ interface Preview { phone: string; text: string; encoding: 'gsm7' | 'ucs2'; part
 interface InvalidNumber { number: string; reason: string }
 interface BatchPreview {
   recipients: Preview[]; total_credits: number; total_segments: number; invalid_numbers: string[]; invalid_details: InvalidNumber[];
-  opted_out_count: number; duplicates_removed: number;
+  opted_out_count: number; duplicates_removed: number; missing_merge_fields: Array<{ phone: string; fields: string[] }>;
 }
 
 /** What a message costs and what the carrier carries, in words: "1 credit, sent as 2 SMS (Unicode)". */
@@ -193,6 +193,14 @@ function PreviewPanel({ preview }: { preview: { single?: Preview; batch?: BatchP
             )}
             {preview.batch.opted_out_count > 0 && <p className="text-red-800">Opted out (not sent): {preview.batch.opted_out_count}</p>}
             {preview.batch.duplicates_removed > 0 && <p>Duplicates removed: {preview.batch.duplicates_removed}</p>}
+            {preview.batch.missing_merge_fields.length > 0 && (
+              <div className="text-amber-900">
+                <p>Sent with an empty field (these recipients have no value for it):</p>
+                <ul className="list-disc pl-5">
+                  {preview.batch.missing_merge_fields.slice(0, 20).map((m) => <li key={m.phone}>{m.phone}: {m.fields.map((f) => `{{${f}}}`).join(', ')}</li>)}
+                </ul>
+              </div>
+            )}
             <ul className="max-h-80 space-y-2 overflow-y-auto">
               {preview.batch.recipients.slice(0, 20).map((r) => (
                 <li key={r.phone} className="rounded bg-slate-100 p-2">
