@@ -6,7 +6,9 @@ import type { Config } from './config.ts';
 import type { Logger } from './platform/logger.ts';
 import type { Services } from './compose.ts';
 import { startPeriodic } from './platform/jobs/periodic.ts';
-import type { CarrierSet } from './carrier/index.ts';
+import { createSmppServer, type CarrierSet, type SmppServer } from './carrier/index.ts';
+import { createSmppGateway } from './modules/smpp-credentials/smpp-gateway.service.ts';
+import { SMPP_REVOKED_CHANNEL } from './modules/smpp-credentials/smpp-credentials.repo.ts';
 import { UnstorableDeliveryError, type Carrier } from './carrier/carrier.ts';
 import { isDataException } from './platform/db/sql-state.ts';
 import { startReceiptQueries } from './modules/carriers/query.jobs.ts';
@@ -100,9 +102,27 @@ function counted(link: Carrier, metrics: Metrics): Carrier {
   };
 }
 
+/**
+ * The SMPP server for customers' own SMPP clients (SMPP_SERVER_PORT): every workers process listens, so binds spread
+ * over the instances; a revocation heard on the database closes the credential's binds here at once.
+ */
+async function startSmppServerRole(settings: NonNullable<Config['smppServer']>, services: Services, logger: Logger): Promise<{ server: SmppServer; stop: Stop }> {
+  const gateway = createSmppGateway({
+    db: services.db, messages: services.messages, addressThrottle: services.addressThrottle, listen: services.database.listen,
+  });
+  const server = createSmppServer({
+    port: settings.port, host: settings.host, window: settings.window, defaultAlphabet: settings.defaultAlphabet, gateway,
+    ...(settings.tls ? { tls: settings.tls } : {}), logger: logger.child({ component: 'smpp-server' }),
+  });
+  const unlisten = await services.database.listen(SMPP_REVOKED_CHANNEL, (credentialId) => { server.closeCredential(credentialId); });
+  await server.start();
+  return { server, stop: async () => { await unlisten(); await server.stop(); } };
+}
+
 /** The background roles; each claims its rows with FOR UPDATE SKIP LOCKED and a lease, so processes may share them. */
-export async function startWorkers(config: Config, services: Services, carriers: CarrierSet, logger: Logger): Promise<{ stops: Stop[] }> {
+export async function startWorkers(config: Config, services: Services, carriers: CarrierSet, logger: Logger): Promise<{ stops: Stop[]; smppServer: SmppServer | null }> {
   const carrier = await startCarrierRole(carriers, services, logger);
+  const smpp = config.smppServer ? await startSmppServerRole(config.smppServer, services, logger) : null;
   const stops = [
     every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
     // Dedicated number rental (30-day renewals, 7-day grace); SKIP LOCKED claims, so every worker may run it.
@@ -115,10 +135,11 @@ export async function startWorkers(config: Config, services: Services, carriers:
     // Scheduled messages fall due into the dispatcher's queue (exactly once, whichever process releases them).
     startScheduler({ db: services.db, onReleased: () => services.signals.queued.raise(), logger }),
     carrier.stop,
+    ...(smpp ? [smpp.stop] : []),
     await startWebhookWorker({
       db: services.db, signal: services.signals.webhooks, secretKey: services.secretKey, webhook: config.webhook, logger,
       options: { onAttempt: (result) => services.metrics.webhookDeliveries.inc({ result }) },
     }),
   ];
-  return { stops };
+  return { stops, smppServer: smpp?.server ?? null };
 }

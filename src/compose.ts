@@ -11,7 +11,7 @@ import { createIdempotency } from './platform/http/idempotency.ts';
 import type { Authenticate } from './platform/http/auth.ts';
 import { createQueueSignal } from './platform/jobs/signal.ts';
 import { loadOrCreateKey } from './platform/crypto/secret-box.ts';
-import type { CarrierSet, SimulatorHandle } from './carrier/index.ts';
+import type { CarrierSet, SimulatorHandle, SmppServer } from './carrier/index.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createCampaignService } from './modules/campaigns/campaigns.service.ts';
 import { createOptoutService } from './modules/optouts/optouts.service.ts';
@@ -174,6 +174,8 @@ export interface Composition<App extends FastifyInstance | null = FastifyInstanc
   simulator: SimulatorHandle | null;
   /** The carrier links this process holds (workers role), for readiness and the cluster's primary. */
   carriers(): CarrierStatus[];
+  /** The SMPP server for customers' SMPP clients when this process runs it (workers role, SMPP_SERVER_PORT), else null. */
+  smppServer: SmppServer | null;
   /** Stops everything in reverse order of start: the API first, then the workers, then the database. */
   close(): Promise<void>;
 }
@@ -332,15 +334,17 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const url = app && options.listen
       ? await app.listen(options.listen).catch((err: unknown) => { throw portInUse(err, 'PORT', options.listen!.port); })
       : '';
+    let smppServer: SmppServer | null = null;
     if (carriers) {
       const { startWorkers } = await import('./compose-workers.ts');
       const workers = await startWorkers(config, services, carriers, logger);
+      smppServer = workers.smppServer;
       stops.push(...workers.stops);
       // On close the API still stops first, then the workers drain.
       stops.splice(stops.indexOf(closeApp), 1);
       stops.push(closeApp);
     }
-    return { app, url, roles, services, simulator, carriers: carrierStatus, close };
+    return { app, url, roles, services, simulator, carriers: carrierStatus, smppServer, close };
   } catch (err) {
     await close();
     throw err;

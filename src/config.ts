@@ -49,6 +49,12 @@ export const ENV = Type.Object({
   SMPP_SUBMIT_ID_BASE: oneOf(['auto', 'hex', 'decimal', 'string'], 'auto', 'how the SMSC writes message ids in submit_sm_resp'),
   SMPP_RECEIPT_ID_BASE: oneOf(['auto', 'hex', 'decimal', 'string'], 'auto', 'how the SMSC writes message ids in receipts'),
   SMPP_INBOUND_DEFAULT_ALPHABET: oneOf(['gsm', 'latin1'], 'gsm', 'what data_coding 0 means in inbound messages'),
+  SMPP_SERVER_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'the SMPP server for customers\' own SMPP clients (docs/smpp-server.md), in the workers role; unset: off' })),
+  SMPP_SERVER_HOST: text('127.0.0.1', 'the SMPP server\'s bind address (`0.0.0.0` to serve other hosts)'),
+  SMPP_SERVER_TLS_CERT: optional('a PEM certificate file: with `SMPP_SERVER_TLS_KEY`, the SMPP server speaks TLS only'),
+  SMPP_SERVER_TLS_KEY: optional('the PEM private key file of `SMPP_SERVER_TLS_CERT`'),
+  SMPP_SERVER_WINDOW: int(10, 1, 1000, 'submit_sm a customer\'s bind may have unanswered; more answer ESME_RTHROTTLED'),
+  SMPP_SERVER_DEFAULT_ALPHABET: oneOf(['gsm', 'latin1'], 'gsm', 'what data_coding 0 means in a customer\'s submit_sm: gsm or latin1'),
   SHARED_SENDER_AU: text('+61480000000', 'the shared number used without a sender (AU)'),
   SHARED_SENDER_NZ: text('+64220000000', 'the shared number used without a sender (NZ)'),
   PUBLIC_URL: optional('where people reach Tasman: dashboard invite links start with it; `https://` marks the session cookies `Secure`', 'http://HOST:PORT'),
@@ -221,6 +227,27 @@ function tlsFiles(cert: string | null, key: string | null): { certFile: string; 
   return { certFile: path.resolve(cert), keyFile: path.resolve(key) };
 }
 
+/** SMPP_SERVER_*: off without a port; TLS needs both files, read here so a bad path stops start-up naming it. */
+function smppServer(e: EnvVars) {
+  if (e.SMPP_SERVER_PORT === undefined || e.SMPP_SERVER_PORT === null) return null;
+  if (Boolean(e.SMPP_SERVER_TLS_CERT) !== Boolean(e.SMPP_SERVER_TLS_KEY)) {
+    throw new ConfigError('SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY must be set together');
+  }
+  const file = (name: string, value: string): Buffer => {
+    try {
+      return readFileSync(path.resolve(value));
+    } catch (err) {
+      throw new ConfigError(`${name}: cannot read ${value}: ${(err as Error).message}`);
+    }
+  };
+  return {
+    port: e.SMPP_SERVER_PORT, host: e.SMPP_SERVER_HOST, window: e.SMPP_SERVER_WINDOW, defaultAlphabet: e.SMPP_SERVER_DEFAULT_ALPHABET,
+    tls: e.SMPP_SERVER_TLS_CERT && e.SMPP_SERVER_TLS_KEY
+      ? { cert: file('SMPP_SERVER_TLS_CERT', e.SMPP_SERVER_TLS_CERT), key: file('SMPP_SERVER_TLS_KEY', e.SMPP_SERVER_TLS_KEY) }
+      : null,
+  };
+}
+
 /**
  * TASMAN_WORKERS unset: one API process per core, less the core the workers process needs when it runs beside
  * them (at least one). On this project's two cores, with PostgreSQL on the same host, one API process beside the
@@ -286,6 +313,8 @@ export function loadConfig(env: Env = process.env) {
       messageIds: { submit: e.SMPP_SUBMIT_ID_BASE, receipt: e.SMPP_RECEIPT_ID_BASE },
       inboundDefaultAlphabet: e.SMPP_INBOUND_DEFAULT_ALPHABET,
     },
+    /** Tasman's SMPP server for customers' own SMPP clients; null: off. */
+    smppServer: smppServer(e),
     /**
      * The SMSCs and routes: from TASMAN_CARRIERS, or SMPP_* as one carrier `default`; `config` null runs the
      * built-in simulator (SIM_CARRIERS of them). `file` is re-read when the operator reloads the routes.

@@ -13,6 +13,9 @@ import type { Logger } from './smpp/logger.ts';
 // `tasman simulator` runs the built-in SMSC alone; outside src/carrier it is reached only through this file.
 export { createSimulator } from './simulator/simulator.ts';
 export { createControlServer } from './simulator/control.ts';
+// Tasman's SMPP server for customers' own SMPP clients (the workers role starts it when SMPP_SERVER_PORT is set).
+export { createSmppServer } from './smpp-server/server.ts';
+export type { SmppServer, BindView } from './smpp-server/server.ts';
 export type { CarrierSet, CarrierSetView } from './carrier-set.ts';
 export type { CarrierStatus } from './smpp/smpp-carrier.ts';
 export type { BindStatus } from './smpp/bind-pool.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { compose, type Services, type SimulatorHandle } from '../../src/compose.ts';
+import { compose, type Composition, type Services, type SimulatorHandle } from '../../src/compose.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createScratchDatabase, testDatabaseUrl } from './scratch-db.ts';
 import { auditErrors } from './documented-errors.ts';
@@ -13,6 +13,8 @@ export interface TestApp {
   app: FastifyInstance;
   services: Services;
   simulator: SimulatorHandle | null;
+  /** The SMPP server for customers' clients, with workers and SMPP_SERVER_PORT set. */
+  smppServer: Composition['smppServer'];
   config: Config;
   close(): Promise<void>;
 }
@@ -57,7 +59,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   });
   if (process.env.TASMAN_AUDIT_ERRORS) auditErrors(composed.app, process.env.TASMAN_AUDIT_ERRORS);
   return {
-    app: composed.app, services: composed.services, simulator: composed.simulator, config,
+    app: composed.app, services: composed.services, simulator: composed.simulator, smppServer: composed.smppServer, config,
     async close() {
       await composed.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { parseSmppTime } from './smpp-time.ts';
+
+const now = new Date('2026-01-31T10:00:00Z');
+
+describe('SMPP time fields', () => {
+  it('reads an empty field as not given', () => {
+    expect(parseSmppTime('', now)).toEqual({ ok: true, at: null });
+  });
+
+  it('reads absolute times with their offset from UTC in quarter hours', () => {
+    expect(parseSmppTime('260201120000044+', now)).toEqual({ ok: true, at: new Date('2026-02-01T01:00:00Z') });
+    expect(parseSmppTime('260201120000000+', now)).toEqual({ ok: true, at: new Date('2026-02-01T12:00:00Z') });
+    expect(parseSmppTime('260201120000004-', now)).toEqual({ ok: true, at: new Date('2026-02-01T13:00:00Z') });
+  });
+
+  it('reads relative times from now', () => {
+    expect(parseSmppTime('000002013000000R', now)).toEqual({ ok: true, at: new Date('2026-02-02T11:30:00Z') });
+    expect(parseSmppTime('000000000010000R', now)).toEqual({ ok: true, at: new Date('2026-01-31T10:00:10Z') });
+  });
+
+  it('refuses what is not a time', () => {
+    for (const bad of ['2602011200', '261301120000000+', '260230120000000+', '260201250000000+', '26020112000000X+', '260201120000000?']) {
+      expect(parseSmppTime(bad, now).ok).toBe(false);
+    }
+  });
+});
