@@ -114,3 +114,16 @@ describe('POST /send-batch', () => {
     for (const l of links) expect(l).toMatch(/^Stop: http:\/\/.+\/o\/[0-9A-Za-z]{7}$/);
   });
 });
+
+describe('recipients as the client libraries write them', () => {
+  it('reads {to, name} as {phone: to, merge_data: {name}}, with {name} in single braces filled', async () => {
+    const a = await createAccount(t.app, { credits: 10 });
+    const [x, y] = [mobile(), mobile()];
+    const res = await call(t.app, a.apiKey, 'POST', '/send-batch', { recipients: [{ to: x, name: 'Ana' }, { to: `0${y.slice(3)}`, name: 'Ben' }], message: 'Hi {name} / {{name}}' });
+    expect(res.status).toBe(200);
+    const c = await campaignMessages(a.apiKey, res.body.campaign_id as string);
+    expect(Object.fromEntries(c.messages.map((m) => [m.recipient, m.body]))).toEqual({ [x]: 'Hi Ana / Ana', [y]: 'Hi Ben / Ben' });
+    const wrong = await call(t.app, a.apiKey, 'POST', '/send-batch', { recipients: [{ to: x, age: 3 }], message: 'x' });
+    expect(wrong.status).toBe(400);
+  });
+});

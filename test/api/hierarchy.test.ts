@@ -35,7 +35,9 @@ describe('POST /accounts', () => {
       business_name: 'Acme Dental', email: 'owner@acme.test', seed_credits: 20, daily_limit: 100, optout_exempt: true,
     });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ account_id: expect.any(String), id: res.body.account_id, email: 'owner@acme.test' });
+    expect(res.body).toMatchObject({ account_id: expect.any(String), id: res.body.account_id, email: 'owner@acme.test' });
+    // Beside the ids, the account as GET /account/{id} answers it (client libraries read created.account.id).
+    expect(res.body.account).toEqual((await call(t.app, parent.apiKey, 'GET', `/account/${res.body.id as string}`)).body.account);
     // The email is the sub-account's owner, invited by email: its one user.
     const id = res.body.id as string;
     expect((await call(t.app, parent.apiKey, 'GET', '/balance')).body.credits).toBe(30);

@@ -50,8 +50,8 @@ describe('webhook configuration', () => {
     });
     expect((inbound.body.inbound as { secret: string }).secret).not.toBe((put.body.delivery_receipt as { secret: string }).secret);
     expect((await call(t.app, a.apiKey, 'GET', '/webhooks')).body).toEqual({
-      delivery_receipt: { url: 'https://hooks.example.com/dlr', enabled: true, signing_enabled: true, disabled_reason: null, events: ['message.dlr'] },
-      inbound: { url: 'https://hooks.example.com/in', enabled: false, signing_enabled: true, disabled_reason: null, events: ['message.inbound'] },
+      delivery_receipt: { url: 'https://hooks.example.com/dlr', enabled: true, signing_enabled: true, disabled_reason: null, events: ['message.dlr'], created_at: iso, updated_at: iso },
+      inbound: { url: 'https://hooks.example.com/in', enabled: false, signing_enabled: true, disabled_reason: null, events: ['message.inbound'], created_at: iso, updated_at: iso },
     });
 
     const changed = await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: 'https://hooks.example.com/v2', enabled: false });
@@ -144,8 +144,8 @@ describe('secret rotation', () => {
 
     const config = (await call(t.app, a.apiKey, 'GET', '/webhooks')).body;
     expect(config).toEqual({
-      delivery_receipt: { url: 'https://hooks.example.com/dlr', enabled: true, signing_enabled: true, disabled_reason: null, events: ['message.dlr'] },
-      inbound: { url: 'https://hooks.example.com/in', enabled: true, signing_enabled: false, disabled_reason: null, events: ['message.inbound'] },
+      delivery_receipt: expect.objectContaining({ url: 'https://hooks.example.com/dlr', enabled: true, signing_enabled: true, disabled_reason: null, events: ['message.dlr'] }),
+      inbound: expect.objectContaining({ url: 'https://hooks.example.com/in', enabled: true, signing_enabled: false, disabled_reason: null, events: ['message.inbound'] }),
     });
     expect(JSON.stringify(config)).not.toContain(secret.slice(6));
 

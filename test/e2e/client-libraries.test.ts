@@ -27,6 +27,9 @@ it('every library method works against Tasman with only the base URL changed', a
   const idem = randomUUID();
   const sent = await ok('POST', '/send', { to: mobile(), message: 'Hi from {{SendingNumber}}', link_tracking: true }, { 'idempotency-key': idem });
   expect(sent).toMatchObject({ message_id: expect.any(String), credits_used: 1, credits_remaining: 199 });
+  // sendBatch() with the READMEs' recipients ({to, name}) and single-brace fields
+  const readme = await ok('POST', '/send-batch/preview', { recipients: [{ to: '0412 555 101', name: 'Ana' }, { to: '0412 555 102', name: 'Ben' }], message: 'Hi {name}' });
+  expect((readme.recipients as Json[]).map((r) => r.text)).toEqual(['Hi Ana', 'Hi Ben']);
   // sendBatch() with plain-string recipients
   const batch = await ok('POST', '/send-batch', { recipients: [mobile(), mobile()], message: 'Batch', link_tracking: false });
   expect(batch).toMatchObject({ campaign_id: expect.any(String), recipients_queued: 2, invalid_numbers: [], opted_out_count: 0 });
@@ -44,6 +47,8 @@ it('every library method works against Tasman with only the base URL changed', a
   // Accounts
   const created = await ok('POST', '/accounts', { business_name: 'Sub Co', email: `sub-${randomUUID()}@example.com`, managed_by_parent: true, seed_credits: 10 });
   const sub = created.id as string;
+  // The PHP and .NET libraries read created.account.id.
+  expect(created).toMatchObject({ account_id: sub, account: { id: sub, business_name: 'Sub Co', credits: 10, parent_account_id: parent.accountId } });
   const accounts = (await ok('GET', '/accounts')).accounts as Json[];
   expect(accounts[0]).toMatchObject({ id: parent.accountId, parent_account_id: null });
   expect(accounts.map((a) => a.id)).toContain(sub);

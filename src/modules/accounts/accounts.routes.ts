@@ -40,7 +40,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     config: {
       contract: {
         sample: { body: { business_name: 'Harbour Dental Manly', email: 'manly@harbourdental.example', daily_limit: 2000, seed_credits: 100 } },
-        response: { account_id: EX.subAccount, id: EX.subAccount, email: 'manly@harbourdental.example' },
+        response: { account_id: EX.subAccount, id: EX.subAccount, email: 'manly@harbourdental.example', account: ACCOUNT_EXAMPLE },
         errors: ['hierarchy_not_enabled', 'not_a_parent', 'email_taken', 'insufficient_credits'],
       },
       scope: 'manage',

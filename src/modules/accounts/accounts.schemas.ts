@@ -30,11 +30,6 @@ export const CreateSubAccount = Type.Object({
   seed_credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Credits moved from the parent\'s balance to the new sub-account (default 0); 402 if the parent has fewer' })),
   country: Type.Optional(Type.Union(Country.anyOf, { description: 'The country the sub-account\'s local numbers are read in (default: the parent\'s)' })),
 }, { description: 'The new sub-account\'s settings' });
-export const SubAccountCreated = Type.Object({
-  account_id: described(Uuid, 'The new sub-account\'s id'),
-  id: described(Uuid, 'The same id (both names are in use by client libraries)'),
-  email: Type.Union([Type.String(), Type.Null()], { description: 'Its contact email, or null' }),
-}, { description: 'The sub-account is created' });
 
 export const PatchSubAccount = Type.Object({
   business_name: Type.Optional(BusinessName),
@@ -91,6 +86,12 @@ export const ACCOUNT_EXAMPLE = {
   abn: '51824753556', sending_number: '+61480000123', default_sender_id_value: 'HarbourDnt', quiet_hours: { start: '21:00', end: '08:00' },
   time_zone: 'Australia/Sydney', link_tracking: false, country: 'AU',
 };
+export const SubAccountCreated = Type.Object({
+  account_id: described(Uuid, 'The new sub-account\'s id'),
+  id: described(Uuid, 'The same id (both names are in use by client libraries)'),
+  email: Type.Union([Type.String(), Type.Null()], { description: 'Its contact email, or null' }),
+  account: described(AccountDetail, 'The new sub-account, as GET /account/{id} answers it'),
+}, { description: 'The sub-account is created' });
 export const AccountResponse = Type.Object({ account: AccountDetail }, { description: 'The sub-account' });
 export const PatchResult = Type.Object({ ok: Type.Boolean({ description: 'true: the change is committed' }), account: AccountDetail }, { description: 'The sub-account after the change' });
 export const CloseResult = Type.Object({

@@ -111,7 +111,7 @@ export function createAccountService(deps: {
     const seed = input.seed_credits ?? 0;
     // Seeding moves credits: the route needs `manage`, the seed `billing` too (docs/permissions.md).
     if (seed > 0) requireWithin(actor, ['billing'], 'move credits to a new sub-account (seed_credits)');
-    return db.transaction(async (tx) => {
+    const created = await db.transaction(async (tx) => {
       // The parent's row lock serialises creates under one parent: the email check and the seed debit see each
       // other's results.
       const parent = await lockAccount(tx, actor.accountId);
@@ -136,6 +136,10 @@ export function createAccountService(deps: {
       if (email !== null) await deps.inviteOwner?.(tx, child.id, email);
       return { account_id: child.id, id: child.id, email: child.email };
     });
+    // Beside the document's ids, the account as GET /account/{id} shows it: some client libraries read `account.id`.
+    const row = await findAccount(db, created.id);
+    if (!row) throw notFound('Account');
+    return { ...created, account: await accountDetail(db, row) };
   }
 
   async function get(actor: Actor, accountId: string) {

@@ -1,7 +1,7 @@
-import { renderMerge } from '../messages/merge.ts';
+import { fieldsOf, renderMerge } from '../messages/merge.ts';
 import { countParts } from '../messages/parts.ts';
 import { normalisePhone } from '../../common/phone.ts';
-import type { BatchRecipient } from '../messages/messages.service.ts';
+import { readRecipient, type BatchRecipient } from '../messages/recipients.ts';
 
 // The most credits a send could cost, worked out before it is made (the MCP guard rail). It applies the send
 // path's own pure rules (number normalisation, merge fields, part counting) and leaves out only what needs the
@@ -15,14 +15,16 @@ export function estimateSendCredits(message: string, optoutLink: string): number
 export function estimateBatchCredits(input: { recipients: BatchRecipient[]; message: string }, optoutLink: string): number {
   const seen = new Set<string>();
   let total = 0;
-  for (const r of input.recipients) {
+  const recipients = input.recipients.map(readRecipient);
+  const fields = fieldsOf(recipients.map((r) => r.merge_data));
+  for (const r of recipients) {
     // An upper bound for the cap: a local number counts if it is a mobile in either country's reading.
-    const raw = typeof r === 'string' ? r : r.phone;
+    const raw = r.phone;
     const au = normalisePhone(raw, 'AU');
     const phone = au.ok ? au : normalisePhone(raw, 'NZ');
     if (!phone.ok || seen.has(phone.e164)) continue;
     seen.add(phone.e164);
-    total += countParts(renderMerge(input.message, typeof r === 'string' ? undefined : r.merge_data, { OptOutLink: optoutLink }));
+    total += countParts(renderMerge(input.message, r.merge_data, { OptOutLink: optoutLink }, fields));
   }
   return total;
 }

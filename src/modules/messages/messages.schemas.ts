@@ -64,7 +64,10 @@ export const BatchRequest = Type.Object({
       merge_data: Type.Optional(MergeData),
       metadata: Type.Optional(metadataSchema('This recipient\'s metadata, merged over the batch\'s (its keys win); at most 10 pairs after merging')),
     }),
-  ]), { minItems: 1, maxItems: 1000, description: '1 to 1,000 recipients: numbers, or objects with a number, merge values and metadata' }),
+    Type.Object({
+      to: Type.String({ maxLength: 40, description: 'A mobile number, as `phone`' }),
+    }, { additionalProperties: Type.String(), description: 'The client libraries\' form: {to, name: "Ana"} is read as {phone: to, merge_data: {name: "Ana"}}' }),
+  ]), { minItems: 1, maxItems: 1000, description: '1 to 1,000 recipients: numbers, objects with a number (phone), merge values and metadata, or {to, …fields}' }),
   message: described(Message, 'Message text with {{placeholders}} filled per recipient from merge_data (a placeholder no recipient has is 400 unknown_merge_field); {{OptOutLink}} becomes a one-tap opt-out link'),
   sender: Type.Optional(SenderField),
   from: Type.Optional(FromAlias),

@@ -8,6 +8,7 @@ import { parseSender } from '../senders/sender.ts';
 import { allowedSenderQuery } from '../senders/senders.repo.ts';
 import { rows } from '../../platform/db/client.ts';
 import { renderMerge, templateHasPlaceholder } from './merge.ts';
+import { readRecipient, type BatchRecipient } from './recipients.ts';
 import { assertNoneMissing, assertSingleMerge, batchMerge, type MissingMergeFields } from './merge-check.ts';
 import { countParts, codePointLength, MAX_MESSAGE_CHARS } from './parts.ts';
 import { invalidNumberMessage, normalisePhone } from '../../common/phone.ts';
@@ -55,7 +56,6 @@ export interface InvalidNumber {
   reason: string;
 }
 
-export type BatchRecipient = string | { phone: string; merge_data?: Record<string, string>; metadata?: Record<string, string> };
 
 export interface BatchInput {
   recipients: BatchRecipient[];
@@ -294,19 +294,19 @@ export function createMessageService(deps: MessageServiceDeps) {
    * body merged and counted. /send-batch writes the result; /send-batch/preview shows it.
    */
   async function prepareBatch(actor: Actor, input: BatchInput) {
-    const merge = batchMerge(input.message, input.recipients.map((r) => (typeof r === 'string' ? undefined : r.merge_data)));
+    const recipients = input.recipients.map(readRecipient);
+    const merge = batchMerge(input.message, recipients.map((r) => r.merge_data));
     const sender = await resolveSender(actor, input.sender ?? input.from);
     const invalid: InvalidNumber[] = [];
     const seen = new Map<string, { e164: string; country: 'AU' | 'NZ'; mergeData: Record<string, string> | undefined; metadata: Record<string, string> | null }>();
     let duplicates = 0;
-    for (const r of input.recipients) {
-      const raw = typeof r === 'string' ? r : r.phone;
+    for (const r of recipients) {
+      const raw = r.phone;
       const phone = normalisePhone(raw, actor.account.settings.country);
       if (!phone.ok) { invalid.push({ number: raw, reason: phone.reason }); continue; }
       if (seen.has(phone.e164)) { duplicates += 1; continue; }
       seen.set(phone.e164, {
-        e164: phone.e164, country: phone.country, mergeData: typeof r === 'string' ? undefined : r.merge_data,
-        metadata: messageMetadata(input.metadata, typeof r === 'string' ? undefined : r.metadata),
+        e164: phone.e164, country: phone.country, mergeData: r.merge_data, metadata: messageMetadata(input.metadata, r.metadata),
       });
     }
     const optedOut = actor.account.optoutExempt ? new Set<string>() : await findOptedOut(deps.db, actor.accountId, [...seen.keys()]);

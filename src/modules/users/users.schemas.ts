@@ -18,6 +18,7 @@ export const User = Type.Object({
   status: Type.String({ description: 'active' }),
   source: Type.String({ description: 'direct, or parent for a member of the parent account' }),
   created_at: described(Timestamp, 'When they were invited'),
+  invited_at: described(Timestamp, 'The same instant as created_at (the name some client libraries read)'),
 }, { description: 'A dashboard user' });
 export const UserList = Type.Object({
   users: Type.Array(User, { description: 'The account\'s users (on GET /team, then the parent\'s when the account shares its parent\'s team)' }),
@@ -53,7 +54,7 @@ export const AccessUpdate = Type.Object({
 
 export const USER_EXAMPLE = {
   id: EX.user, email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false, role: 'member', status: 'active', source: 'direct',
-  created_at: EX.created,
+  created_at: EX.created, invited_at: EX.created,
 };
 export const INVITED_EXAMPLE = {
   success: true, user: USER_EXAMPLE, email_sent: false, invite_link: 'https://sms.example.com/app/invite#5mQ1v8ZtR0cW2yK7pN4eH9bJ3fL6xD0a',

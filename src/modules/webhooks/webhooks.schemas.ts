@@ -9,12 +9,12 @@ export const EndpointView = Type.Object({
   signing_enabled: Type.Boolean({ description: 'true once a signing secret exists (PUT creates one with the endpoint; POST rotates it)' }),
   disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'why the service switched the endpoint off (every delivery failing); PUT enables it again' }),
   events: Type.Array(Type.String(), { description: 'the event types this endpoint receives: message.dlr (and message.click, message.dlr.intermediate once opted in) for delivery, message.inbound for inbound' }),
+  created_at: described(Timestamp, 'When the endpoint was first saved'),
+  updated_at: described(Timestamp, 'When it was last changed'),
 }, { description: 'A webhook endpoint' });
 
 export const EndpointDetail = Type.Object({
   ...EndpointView.properties,
-  created_at: described(Timestamp, 'When the endpoint was first saved'),
-  updated_at: described(Timestamp, 'When it was last changed'),
   secret: Type.Optional(Type.String({ description: 'The signing secret, generated when the endpoint is created (or had none), shown only in this response' })),
 });
 
@@ -94,10 +94,11 @@ const DELIVERY_EXAMPLE = {
 };
 const ENDPOINT_EXAMPLE = {
   url: 'https://hooks.harbourdental.example/tasman/receipts', enabled: true, signing_enabled: true, disabled_reason: null, events: ['message.dlr'],
+  created_at: EX.created, updated_at: EX.created,
 };
 export const WEBHOOK_EXAMPLES = {
   config: { delivery_receipt: ENDPOINT_EXAMPLE, inbound: null },
-  saved: { ...ENDPOINT_EXAMPLE, created_at: EX.created, updated_at: EX.created, secret: 'whsec_Jx5q8Vm2Lr7Tb0Nc4Ky9Wd3Hs6Pf1Ga' },
+  saved: { ...ENDPOINT_EXAMPLE, secret: 'whsec_Jx5q8Vm2Lr7Tb0Nc4Ky9Wd3Hs6Pf1Ga' },
   rotated: { secret: 'whsec_Qw3e5Rt7Yu9Io1Pa2Sd4Fg6Hj8Kl0Zx' },
   deliveries: { deliveries: [DELIVERY_EXAMPLE], total: 1, limit: 25, offset: 0 },
   redelivered: {

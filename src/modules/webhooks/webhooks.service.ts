@@ -27,8 +27,8 @@ export interface WebhookServiceDeps {
   onQueued: () => void;
 }
 
-export type EndpointView = { url: string; enabled: boolean; signing_enabled: boolean; disabled_reason: string | null; events: EndpointEvent[] };
-export type EndpointDetail = EndpointView & { created_at: string; updated_at: string; secret?: string };
+export type EndpointView = { url: string; enabled: boolean; signing_enabled: boolean; disabled_reason: string | null; events: EndpointEvent[]; created_at: string; updated_at: string };
+export type EndpointDetail = EndpointView & { secret?: string };
 
 /** After a rotation the previous secret keeps signing webhook-signature this long (rotation without a gap). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -54,7 +54,7 @@ const URL_ERROR: Record<UrlCheckCode, ErrorCode> = {
 
 const view = (e: EndpointRow): EndpointView => ({
   url: maskCredentials(e.url, e.hasCredentials), enabled: e.enabled, signing_enabled: e.signingEnabled, disabled_reason: e.disabledReason,
-  events: e.events ?? DEFAULT_EVENTS[e.kind],
+  events: e.events ?? DEFAULT_EVENTS[e.kind], created_at: e.createdAt.toISOString(), updated_at: e.updatedAt.toISOString(),
 });
 
 /** The event list a PUT asks for, de-duplicated; 400 when it names an event this endpoint does not offer. */
@@ -120,7 +120,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return saved;
     });
     return {
-      ...view(row), created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString(),
+      ...view(row),
       ...(row.secretGenerated ? { secret } : {}),
     };
   }
