@@ -9,6 +9,8 @@ import { startPeriodic } from './platform/jobs/periodic.ts';
 import { createSmppServer, type CarrierSet, type SmppServer } from './carrier/index.ts';
 import { createSmppGateway } from './modules/smpp-credentials/smpp-gateway.service.ts';
 import { SMPP_REVOKED_CHANNEL } from './modules/smpp-credentials/smpp-credentials.repo.ts';
+import { purgeSmppQueue, SMPP_QUEUED_CHANNEL } from './modules/smpp-credentials/smpp-queue.repo.ts';
+import { createSharedBindLimits } from './modules/smpp-credentials/smpp-limits.ts';
 import { UnstorableDeliveryError, type Carrier } from './carrier/carrier.ts';
 import { isDataException } from './platform/db/sql-state.ts';
 import { startReceiptQueries } from './modules/carriers/query.jobs.ts';
@@ -26,6 +28,8 @@ const IDEMPOTENCY_SWEEP_MS = 60_000;
 // Messages past their validity period without a receipt are ended this often (receipts.service expireOverdue).
 const EXPIRY_SWEEP_MS = 60_000;
 const NUMBER_RENEWAL_MS = 10 * 60_000;
+// Deliveries older than SMPP_SERVER_QUEUE_HOURS are dropped this often.
+const QUEUE_PURGE_MS = 10 * 60_000;
 // The credit ledger check reads the whole ledger: every quarter of an hour, the first a minute after start-up.
 const LEDGER_CHECK_MS = 15 * 60_000;
 
@@ -108,15 +112,29 @@ function counted(link: Carrier, metrics: Metrics): Carrier {
  */
 async function startSmppServerRole(settings: NonNullable<Config['smppServer']>, services: Services, logger: Logger): Promise<{ server: SmppServer; stop: Stop }> {
   const gateway = createSmppGateway({
-    db: services.db, messages: services.messages, addressThrottle: services.addressThrottle, listen: services.database.listen,
+    db: services.db, messages: services.messages, addressThrottle: services.addressThrottle, listen: services.database.listen, queueHours: settings.queueHours,
   });
+  const limits = createSharedBindLimits({ db: services.db });
   const server = createSmppServer({
-    port: settings.port, host: settings.host, window: settings.window, defaultAlphabet: settings.defaultAlphabet, gateway,
+    port: settings.port, host: settings.host, window: settings.window, defaultAlphabet: settings.defaultAlphabet, gateway, limits,
+    onPdu: (direction) => services.metrics.smppServerPdus.inc({ direction }),
     ...(settings.tls ? { tls: settings.tls } : {}), logger: logger.child({ component: 'smpp-server' }),
   });
   const unlisten = await services.database.listen(SMPP_REVOKED_CHANNEL, (credentialId) => { server.closeCredential(credentialId); });
+  // A delivery queued anywhere wakes the instance holding a receiving bind of its credential.
+  const unlistenQueued = await services.database.listen(SMPP_QUEUED_CHANNEL, (credentialId) => { server.wake(credentialId); });
+  const purge = every(QUEUE_PURGE_MS, () => purgeSmppQueue(services.db, settings.queueHours), logger, 'SMPP delivery queue purge');
   await server.start();
-  return { server, stop: async () => { await unlisten(); await server.stop(); } };
+  return {
+    server,
+    stop: async () => {
+      await purge();
+      await unlisten();
+      await unlistenQueued();
+      await server.stop();
+      limits.stop();
+    },
+  };
 }
 
 /** The background roles; each claims its rows with FOR UPDATE SKIP LOCKED and a lease, so processes may share them. */

@@ -44,6 +44,7 @@ import { createSenderService } from './modules/senders/senders.service.ts';
 import { createSettingsService } from './modules/settings/settings.service.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { createSmppCredentialService } from './modules/smpp-credentials/smpp-credentials.service.ts';
+import { queueInbound, queueReceipts, smppServerGauges } from './modules/smpp-credentials/smpp-queue.repo.ts';
 import type { CarrierStatus } from './modules/health/health.service.ts';
 import { ping, queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
@@ -89,6 +90,8 @@ function createServices(
   const receipts = createReceiptService({
     db, linksOf: links.viewsOf, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
     carrierValidityHours: Object.fromEntries((config.carriers.config?.carriers ?? []).map((c) => [c.id, c.validityHours])),
+    // With the SMPP server on, a message's outcome queues the receipt its ESME asked for, in the same transaction.
+    ...(config.smppServer ? { onFinal: queueReceipts } : {}),
   });
   const messages = createMessageService({
     db, optoutLinkBase: config.optoutLinkBase, links, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); }, now,
@@ -133,7 +136,10 @@ function createServices(
     users: createUserService({ db, invite: sessions.invite, emailSent: mail.sends }),
     numbers: createNumberService({ db, creditPriceCents: config.creditPriceCents, maxNumbers: config.maxNumbers }),
     receipts,
-    inbox: createInboxService({ db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise(), dedupSeconds: config.inboundDedupSeconds }),
+    inbox: createInboxService({
+      db, sharedSender: config.sharedSender, onEvents: () => webhooks.raise(), dedupSeconds: config.inboundDedupSeconds,
+      ...(config.smppServer ? { onInbound: queueInbound } : {}),
+    }),
     /** This process's carriers (built when it runs the workers, started by the carrier role), else null. */
     carriers,
     carrierAdmin,
@@ -323,6 +329,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       }))),
       receiptsWaiting: () => receiptsWaiting(services.db),
       receiptsUnmatched: () => services.receipts.orphans(),
+      ...(config.smppServer ? { smppServer: () => smppServerGauges(services.db) } : {}),
       receiptIdConflicts: () => (carriers?.view().carriers ?? []).map((c) => ({ carrier: c.id, conflicts: c.receiptIds.conflicts })),
     });
 

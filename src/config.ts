@@ -54,6 +54,7 @@ export const ENV = Type.Object({
   SMPP_SERVER_TLS_CERT: optional('a PEM certificate file: with `SMPP_SERVER_TLS_KEY`, the SMPP server speaks TLS only'),
   SMPP_SERVER_TLS_KEY: optional('the PEM private key file of `SMPP_SERVER_TLS_CERT`'),
   SMPP_SERVER_WINDOW: int(10, 1, 1000, 'submit_sm a customer\'s bind may have unanswered; more answer ESME_RTHROTTLED'),
+  SMPP_SERVER_QUEUE_HOURS: int(72, 1, 720, 'receipts and inbound messages wait this many hours for a customer\'s receiving SMPP bind, then are dropped'),
   SMPP_SERVER_DEFAULT_ALPHABET: oneOf(['gsm', 'latin1'], 'gsm', 'what data_coding 0 means in a customer\'s submit_sm: gsm or latin1'),
   SHARED_SENDER_AU: text('+61480000000', 'the shared number used without a sender (AU)'),
   SHARED_SENDER_NZ: text('+64220000000', 'the shared number used without a sender (NZ)'),
@@ -242,6 +243,7 @@ function smppServer(e: EnvVars) {
   };
   return {
     port: e.SMPP_SERVER_PORT, host: e.SMPP_SERVER_HOST, window: e.SMPP_SERVER_WINDOW, defaultAlphabet: e.SMPP_SERVER_DEFAULT_ALPHABET,
+    queueHours: e.SMPP_SERVER_QUEUE_HOURS,
     tls: e.SMPP_SERVER_TLS_CERT && e.SMPP_SERVER_TLS_KEY
       ? { cert: file('SMPP_SERVER_TLS_CERT', e.SMPP_SERVER_TLS_CERT), key: file('SMPP_SERVER_TLS_KEY', e.SMPP_SERVER_TLS_KEY) }
       : null,

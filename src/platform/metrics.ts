@@ -14,6 +14,8 @@ export interface MetricSources {
   receiptIdConflicts?(): Array<{ carrier: string; conflicts: number }>;
   /** Resolves when the database answers a trivial query; rejects when it does not. */
   database?(): Promise<unknown>;
+  /** Customers' SMPP binds and queued deliveries, by account (from the database: every instance's). */
+  smppServer?(): Promise<Array<{ account: string; binds: number; queued: number }>>;
 }
 
 /**
@@ -47,6 +49,7 @@ export function createMetrics(options: { render?: () => Promise<string> } = {}) 
     accepted: new Counter({ name: 'tasman_messages_accepted_total', help: 'Messages accepted (queued) by /send and /send-batch', registers }),
     submitted: new Counter({ name: 'tasman_messages_submitted_total', help: 'Messages the SMSC accepted (submit_sm_resp OK)', registers }),
     receipts: new Counter({ name: 'tasman_receipts_total', help: 'Delivery receipts received, by status', labelNames: ['status'], registers }),
+    smppServerPdus: new Counter({ name: 'tasman_smpp_server_pdus_total', help: 'PDUs on customers\' SMPP binds, by direction (in, out)', labelNames: ['direction'], registers }),
     webhookDeliveries: new Counter({ name: 'tasman_webhook_deliveries_total', help: 'Webhook delivery attempts, by result (delivered, retry, failed)', labelNames: ['result'], registers }),
     /** Set by the workers' periodic ledger check (compose-workers.ts); 0 until it has run. */
     ledgerMismatch: new Gauge({
@@ -119,6 +122,19 @@ export function createMetrics(options: { render?: () => Promise<string> } = {}) 
   new Gauge({
     name: 'tasman_receipt_id_conflicts', help: 'Receipts since start whose id matched several messages as hex and as decimal (none applied), by carrier', labelNames: ['carrier'], registers,
     collect() { for (const c of sources?.receiptIdConflicts?.() ?? []) this.set({ carrier: c.carrier }, c.conflicts); },
+  });
+  let smpp: ReturnType<NonNullable<MetricSources['smppServer']>> | null = null;
+  const readSmpp = () => {
+    smpp ??= (sources?.smppServer?.() ?? Promise.resolve([])).catch(() => []).finally(() => { setImmediate(() => { smpp = null; }); });
+    return smpp;
+  };
+  new Gauge({
+    name: 'tasman_smpp_server_binds', help: 'Customers\' SMPP binds open on every instance, by account', labelNames: ['account'], registers, aggregator: 'max',
+    async collect() { this.reset(); for (const r of await readSmpp()) this.set({ account: r.account }, r.binds); },
+  });
+  new Gauge({
+    name: 'tasman_smpp_server_queued', help: 'Receipts and inbound messages waiting for a customer\'s receiving SMPP bind, by account', labelNames: ['account'], registers, aggregator: 'max',
+    async collect() { this.reset(); for (const r of await readSmpp()) this.set({ account: r.account }, r.queued); },
   });
   perBind('tasman_carrier_bind_up', '1 when this bind of the carrier is bound', (b) => (b.bound ? 1 : 0));
   perBind('tasman_carrier_bind_in_flight', 'submit_sm sent on this bind and not yet answered', (b) => b.inFlight);

@@ -1,32 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { once } from 'node:events';
-import smpp, { type PDU, type Session } from 'smpp';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createAccount, mobile, type TestAccount } from '../support/factories.ts';
 import { pollUntil } from '../support/poll.ts';
+import { ask, useSmppServerApp } from '../support/smpp-esme.ts';
 
 // Tasman's SMPP server against an ESME nobody on the project wrote: the npm `smpp` package's client, over TCP.
-let t: TestApp;
-const sessions: Session[] = [];
-beforeAll(async () => {
-  t = await createTestApp({ SMPP_SERVER_PORT: '0' }, { workers: true });
-});
-afterAll(async () => {
-  for (const s of sessions) s.destroy();
-  await t.close();
-});
-
-async function connect(): Promise<Session & { closed: Promise<void> }> {
-  const session = smpp.connect({ host: '127.0.0.1', port: t.smppServer!.port });
-  sessions.push(session);
-  session.on('error', () => {});
-  const closed = once(session as unknown as NodeJS.EventEmitter, 'close').then(() => {});
-  await once(session as unknown as NodeJS.EventEmitter, 'connect');
-  return Object.assign(session, { closed });
-}
-
-const ask = (session: Session, command: string, options: Record<string, unknown> = {}): Promise<PDU> =>
-  new Promise((resolve) => (session as unknown as Record<string, (o: Record<string, unknown>, cb: (p: PDU) => void) => void>)[command]!(options, resolve));
+const server = useSmppServerApp();
+const connect = server.connect;
+let t: ReturnType<typeof server.app>;
+beforeAll(() => { t = server.app(); });
 
 async function credential(acct: TestAccount, body: Record<string, unknown> = {}) {
   const res = await call(t.app, acct.apiKey, 'POST', '/smpp-credentials', { name: 'esme', ...body });
@@ -108,6 +89,16 @@ describe('SMPP server: submit_sm', () => {
     expect(resp.command_status).toBe(0);
     const message = await call(t.app, acct.apiKey, 'GET', `/message/${resp.message_id as string}`);
     expect((message.body.message as { body: string }).body).toBe('Kia ora – ngā mihi 👋');
+  });
+
+  it('takes a long text in message_payload as one message that Tasman splits', async () => {
+    const acct = await createAccount(t.app, { credits: 10 });
+    const { session } = await bound(acct);
+    const text = 'All aboard the long message, '.repeat(10);
+    const resp = await ask(session, 'submit_sm', { destination_addr: mobile().slice(1), dest_addr_ton: 1, message_payload: text });
+    expect(resp.command_status).toBe(0);
+    const message = (await call(t.app, acct.apiKey, 'GET', `/message/${resp.message_id as string}`)).body.message as { body: string; parts: number };
+    expect(message).toMatchObject({ body: text, parts: 2 });
   });
 
   it('answers the send path\'s refusals with their command statuses', async () => {

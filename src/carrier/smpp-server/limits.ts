@@ -1,13 +1,7 @@
-// A credential's max_binds and tps. The default counts in this process only; the composition root passes the
-// database-backed limits (modules/smpp-credentials) so they hold across instances.
-import type { BoundCredential } from '../esme-port.ts';
-
-export interface BindLimits {
-  /** A release to call when the bind closes, or null when the credential holds max_binds already. */
-  acquireBind(credential: BoundCredential): Promise<(() => void) | null>;
-  /** Whether one more submit_sm fits in the credential's tps this second. */
-  takeSubmit(credential: BoundCredential): Promise<boolean>;
-}
+// A credential's max_binds and tps counted in this process only: what the server uses when it is given no other
+// limits. The workers role passes the database-backed ones (modules/smpp-credentials/smpp-limits.ts), which hold
+// across instances.
+import type { BindLimits } from '../esme-port.ts';
 
 export function createBindLimits(now: () => number = Date.now): BindLimits {
   const binds = new Map<string, number>();

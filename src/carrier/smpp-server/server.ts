@@ -4,16 +4,18 @@
 // and the simulator. docs/smpp-server.md is the customer's side of it.
 import net from 'node:net';
 import tls from 'node:tls';
+import { randomUUID } from 'node:crypto';
 import { createSession, type Session } from '../smpp/session.ts';
 import { responseTo } from '../smpp/codec.ts';
 import { Status, type Pdu, type ShortMessagePdu } from '../smpp/pdu-types.ts';
 import type { InboundDefaultAlphabet } from '../smpp/encoding.ts';
 import { silentLogger, type Logger } from '../smpp/logger.ts';
 import { listen } from '../simulator/listen.ts';
-import type { BindRefusal, BoundCredential, EsmeGateway } from '../esme-port.ts';
+import type { BindLimits, BindRefusal, BoundCredential, EsmeGateway } from '../esme-port.ts';
 import { readSubmission } from './submission.ts';
 import { statusForCode } from './statuses.ts';
-import { createBindLimits, type BindLimits } from './limits.ts';
+import { createBindLimits } from './limits.ts';
+import { deliverSmFor } from './deliver.ts';
 
 export interface SmppServerOptions {
   port: number;
@@ -24,6 +26,12 @@ export interface SmppServerOptions {
   /** submit_sm a bind may have outstanding; more answer ESME_RTHROTTLED. */
   window: number;
   defaultAlphabet: InboundDefaultAlphabet;
+  /** deliver_sm a receiving bind may have unanswered (a claimed batch of the credential's queue). */
+  deliverWindow?: number;
+  /** How often a credential's queue is looked at without a wake (a NOTIFY missed, a claim another instance let go). */
+  pollMs?: number;
+  /** Called for each PDU received and sent on a bind (the metrics). */
+  onPdu?: (direction: 'in' | 'out') => void;
   /** max_binds and tps across instances; default: this process's counts only. */
   limits?: BindLimits;
   logger?: Logger;
@@ -74,6 +82,60 @@ export function createSmppServer(options: SmppServerOptions) {
   let port = options.port;
   let stopped = false;
   const totals = { pdusIn: 0, pdusOut: 0 };
+  const count = (direction: 'in' | 'out') => {
+    if (direction === 'in') totals.pdusIn++; else totals.pdusOut++;
+    options.onPdu?.(direction);
+  };
+  const deliverWindow = options.deliverWindow ?? 10;
+  const pumps = new Map<string, { again: boolean }>();
+  const canReceive = (c: Connection) => c.session.isOpen() && (c.bound === 'receiver' || c.bound === 'transceiver');
+  const receiversOf = (credentialId: string) => [...connections].filter((c) => c.credential?.id === credentialId && canReceive(c));
+
+  /**
+   * Sends a credential's queued deliveries to its receiving binds here, in order: a claimed batch goes out on one
+   * bind in queue order, each held until its deliver_sm_resp; whatever was not answered OK goes back to the queue
+   * in its place and the pump stops until the next wake (a poll, a NOTIFY, a new bind).
+   */
+  function wake(credentialId: string): void {
+    if (stopped || receiversOf(credentialId).length === 0) return;
+    const running = pumps.get(credentialId);
+    if (running) { running.again = true; return; }
+    const state = { again: false };
+    pumps.set(credentialId, state);
+    pump(credentialId, state).catch((err: unknown) => log.warn({ err, credentialId }, 'smpp server: delivery pump failed; retried on the next wake'))
+      .finally(() => pumps.delete(credentialId));
+  }
+
+  async function pump(credentialId: string, state: { again: boolean }): Promise<void> {
+    const token = randomUUID();
+    for (;;) {
+      const receivers = receiversOf(credentialId);
+      if (stopped || receivers.length === 0) return;
+      const batch = await options.gateway.queue.claim(credentialId, token, deliverWindow);
+      if (batch.length === 0) {
+        if (!state.again) return;
+        state.again = false;
+        continue;
+      }
+      // The bind with the fewest deliveries unanswered; the whole batch on it keeps the order.
+      const conn = receivers.sort((a, b) => a.session.inFlight() - b.session.inFlight())[0]!;
+      const answers = await Promise.all(batch.map((item) => {
+        conn.pdusOut++; count('out');
+        return conn.session.request(deliverSmFor(item.delivery)).then((resp) => {
+          conn.pdusIn++; count('in');
+          return resp.status === Status.ESME_ROK;
+        }, () => false);
+      }));
+      // Done up to the first that failed; that one and everything after it go back, so the order holds.
+      const firstFailed = answers.indexOf(false);
+      const upTo = firstFailed === -1 ? batch.length : firstFailed;
+      await options.gateway.queue.done(batch.slice(0, upTo).map((b) => b.id), token);
+      if (firstFailed !== -1) {
+        await options.gateway.queue.release(batch.slice(firstFailed).map((b) => b.id), token);
+        return;
+      }
+    }
+  }
 
   const nack = (pdu: Pdu, status: number): Pdu => ({ command: 'generic_nack', sequence: pdu.sequence, status, tlvs: {} });
   const canSubmit = (c: Connection) => c.bound === 'transmitter' || c.bound === 'transceiver';
@@ -86,7 +148,9 @@ export function createSmppServer(options: SmppServerOptions) {
       log.info({ systemId: pdu.systemId, address: conn.address, refusal: answer.refusal }, 'smpp server: bind refused');
       return responseTo(pdu, REFUSAL_STATUS[answer.refusal]);
     }
-    const release = await limits.acquireBind(answer.credential);
+    const release = await limits.acquireBind(answer.credential, {
+      mode, address: conn.address, counts: () => ({ pdusIn: conn.pdusIn, pdusOut: conn.pdusOut }),
+    });
     if (!release) {
       log.info({ systemId: pdu.systemId, maxBinds: answer.credential.maxBinds }, 'smpp server: bind refused, max_binds reached');
       return responseTo(pdu, Status.ESME_RBINDFAIL);
@@ -94,6 +158,8 @@ export function createSmppServer(options: SmppServerOptions) {
     if (!conn.session.isOpen()) { release(); return responseTo(pdu, Status.ESME_RBINDFAIL); }
     Object.assign(conn, { bound: mode, credential: answer.credential, boundAt: now(), release });
     log.info({ systemId: pdu.systemId, mode, address: conn.address }, 'smpp server: bound');
+    // What waited for a receiving bind goes out once the bind_resp is on its way.
+    if (mode !== 'transmitter') setImmediate(() => wake(answer.credential.id));
     return { ...responseTo(pdu, Status.ESME_ROK, 'TASMAN'), tlvs: { scInterfaceVersion: 0x34 } };
   }
 
@@ -119,9 +185,9 @@ export function createSmppServer(options: SmppServerOptions) {
   }
 
   async function onRequest(conn: Connection, pdu: Pdu): Promise<Pdu> {
-    conn.pdusIn++; totals.pdusIn++;
+    conn.pdusIn++; count('in');
     const answer = await answerTo(conn, pdu);
-    conn.pdusOut++; totals.pdusOut++;
+    conn.pdusOut++; count('out');
     return answer;
   }
 
@@ -156,6 +222,11 @@ export function createSmppServer(options: SmppServerOptions) {
     });
   }
 
+  const poll = setInterval(() => {
+    for (const id of new Set([...connections].filter(canReceive).map((c) => c.credential!.id))) wake(id);
+  }, options.pollMs ?? 5_000);
+  poll.unref();
+
   const server = options.tls
     ? tls.createServer({ cert: options.tls.cert, key: options.tls.key }, onConnection)
     : net.createServer(onConnection);
@@ -166,6 +237,8 @@ export function createSmppServer(options: SmppServerOptions) {
       port = await listen(server as net.Server, options.port, options.host);
       log.info({ host: options.host, port, tls: Boolean(options.tls) }, 'SMPP server listening');
     },
+    /** A delivery was queued for the credential (NOTIFY): its receiving binds here take it. */
+    wake,
     /** Closes every bind of a credential at once (it was revoked). */
     closeCredential(credentialId: string): number {
       let closed = 0;
@@ -186,6 +259,7 @@ export function createSmppServer(options: SmppServerOptions) {
     /** Stops accepting, unbinds every ESME politely, and waits for the sockets to close. */
     async stop() {
       stopped = true;
+      clearInterval(poll);
       // close() resolves once every connection has ended, so the binds are asked to unbind meanwhile.
       const closed = new Promise<void>((resolve) => { server.close(() => resolve()); });
       await Promise.all([...connections].map((c) => c.session.unbind()));

@@ -46,6 +46,8 @@ export function readSubmission(pdu: ShortMessagePdu, options: { now: Date; defau
     ok: true,
     submission: {
       to, from: source(pdu), text: decoded.text, sendAt: schedule.at, validUntil: validity.at,
+      source: { addr: pdu.sourceAddr, ton: pdu.sourceAddrTon, npi: pdu.sourceAddrNpi },
+      destination: { addr: pdu.destinationAddr, ton: pdu.destAddrTon, npi: pdu.destAddrNpi },
       receipt: (pdu.registeredDelivery & 0x03) !== 0,
       ...(decoded.part ? { part: { ref: decoded.part.ref, total: decoded.part.total, seq: decoded.part.seq } } : {}),
     },

@@ -7,6 +7,7 @@ import { AppError } from '../../platform/errors.ts';
 import { OPERATOR_COOKIE } from '../sessions/sessions.routes.ts';
 import { KEY_CREATED_EXAMPLE, KeyCreated, KeyScopes } from '../keys/keys.schemas.ts';
 import { adminListRoutes } from './admin-lists.routes.ts';
+import { smppBindAdminRoutes } from '../smpp-credentials/smpp-binds.routes.ts';
 import { adminAuditRoutes } from '../audit/audit.routes.ts';
 import { Country } from '../settings/settings.schemas.ts';
 import { operatorActor } from '../../platform/audit/entry.ts';
@@ -212,6 +213,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
   }, async (request, reply) => reply.status(201).send(await admin.addNumber(operatorActor(request.ip), request.body)));
 
   await app.register(adminListRoutes, { services });
+  await app.register(smppBindAdminRoutes, { services });
   await app.register(adminAuditRoutes, { services });
   await app.register(outboxRoutes, { services });
 

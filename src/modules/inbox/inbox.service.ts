@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_CARRIER, type InboundSms } from '../../carrier/carrier.ts';
 import { joinInboundParts } from '../../carrier/text.ts';
 import type { Actor } from '../../platform/actor.ts';
-import type { Db } from '../../platform/db/client.ts';
+import type { Db, Executor } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { normalisePhone } from '../../common/phone.ts';
@@ -23,6 +23,8 @@ export interface InboxServiceDeps {
   onEvents?: () => void;
   /** INBOUND_DEDUP_SECONDS: an MO delivered again within this window is stored once (0: never deduplicated). */
   dedupSeconds?: number;
+  /** In the transaction that stores an account's MO: the SMPP server queues it for the account's ESME. Unset when off. */
+  onInbound?: (tx: Executor, row: { id: string; accountId: string; from: string; to: string; body: string }) => Promise<void>;
 }
 
 /**
@@ -127,6 +129,7 @@ export function createInboxService(deps: InboxServiceDeps) {
         const origin = { rawText: text, inboundMessageId: id, messageId: inReplyTo };
         if (optout && owner) await addOptout(tx, owner, from, 'keyword', origin);
         if (optin && owner) await removeOptout(tx, owner, from, 'keyword', origin);
+        if (owner) await deps.onInbound?.(tx, { id, accountId: owner, from, to, body: text });
         if (owner && (await recordEvent(tx, { accountId: owner, event: 'message.inbound', messageId: row.id, body: inboundEventBody(row) })) !== null) recorded = true;
         return row;
       };

@@ -4,6 +4,7 @@ import { createBatcher } from '../../platform/jobs/batcher.ts';
 import { toMessageView } from '../messages/message-view.ts';
 import type { LinksOf } from '../../common/link-view.ts';
 import { recordEvent, recordEvents } from '../webhooks/outbox.ts';
+import type { MessageRow } from '../messages/messages.repo.ts';
 import { combinedState, finalOutcome, statusFor, type FinalState } from './receipt-outcome.ts';
 import {
   applyFinal, applyFinalBatch, findHolder, lockMessage, lockOverdue, markSegment, receiptKey, segmentStates,
@@ -37,6 +38,11 @@ export interface ReceiptServiceDeps {
   validityHours?: number;
   /** Carriers whose own `validity_hours` (TASMAN_CARRIERS) their submits carry instead: carrier id → hours. */
   carrierValidityHours?: Record<string, number>;
+  /**
+   * In the transaction that gives messages their outcome, with the updated rows: the SMPP server queues the
+   * receipts its customers asked for (modules/smpp-credentials). Unset when the server is off.
+   */
+  onFinal?: (tx: Executor, rows: MessageRow[]) => Promise<void>;
 }
 
 // After the validity period the SMSC's own EXPIRED receipt may still be on its way: give it this long.
@@ -94,6 +100,7 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     }
     const updated = await applyFinal(tx, message.id, { state, status: statusFor(state), receivedAt, errorCode });
     if (!updated) { alreadyFinal(ref, message.id); return true; }
+    await deps.onFinal?.(tx, [updated]);
     const links = await deps.linksOf(tx, [updated]);
     if (await recordEvent(tx, { accountId: updated.accountId, event: 'message.dlr', messageId: updated.id, body: toMessageView(updated, links.get(updated.id) ?? []) })) {
       recordedEvents += 1;
@@ -177,6 +184,7 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
           const result = await applyFinalBatch(tx, items.map((q) => ({
             ...q.ref, state: q.parked.state, status: statusFor(q.parked.state), errorCode: q.parked.errorCode, receivedAt: q.receivedAt,
           })));
+          await deps.onFinal?.(tx, result.updated);
           const links = await deps.linksOf(tx, result.updated);
           recordedEvents += await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({
             accountId: row.accountId, messageId: row.id, body: toMessageView(row, links.get(row.id) ?? []),

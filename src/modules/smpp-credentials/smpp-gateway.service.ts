@@ -9,6 +9,7 @@ import type { MessageService } from '../messages/messages.service.ts';
 import { AUTH_CHANGED_CHANNEL } from '../keys/authenticator.ts';
 import { addressAllowed, passwordMatches } from './credential-secret.ts';
 import { findCredentialById, findCredentialBySystemId, touchCredential, type CredentialForBind } from './smpp-binds.repo.ts';
+import { claimDeliveries, deleteDeliveries, insertSubmit, releaseDeliveries } from './smpp-queue.repo.ts';
 
 /** The longest a bound credential's actor (its account's status, settings, limits) is used without being read again. */
 const ACTOR_TTL_MS = 5_000;
@@ -18,6 +19,8 @@ export interface SmppGatewayDeps {
   messages: Pick<MessageService, 'send'>;
   /** Failed binds count per address with failed sign-ins (AUTH_FAILURE_LIMIT a minute). */
   addressThrottle: Pick<AddressThrottle, 'failed'>;
+  /** SMPP_SERVER_QUEUE_HOURS: a delivery no bind took within this long is no longer sent. */
+  queueHours: number;
   /** LISTEN: a change to a key or an account (migration 0021's triggers) drops the cached actors. */
   listen?: Database['listen'];
   now?: () => Date;
@@ -61,6 +64,12 @@ export function createSmppGateway(deps: SmppGatewayDeps): EsmeGateway & { forget
   return {
     forget,
 
+    queue: {
+      claim: (credentialId, token, limit) => claimDeliveries(db, credentialId, token, limit, deps.queueHours),
+      done: (ids, token) => deleteDeliveries(db, ids, token),
+      release: (ids, token) => releaseDeliveries(db, ids, token),
+    },
+
     async bind(attempt) {
       const credential = await findCredentialBySystemId(db, attempt.systemId);
       if (!credential) return refuse(attempt, 'unknown_system_id');
@@ -85,11 +94,15 @@ export function createSmppGateway(deps: SmppGatewayDeps): EsmeGateway & { forget
       if (!actor) return { ok: false, code: 'forbidden', message: 'The credential is revoked or its account closed' };
       const sendAt = submission.sendAt && submission.sendAt.getTime() > now().getTime() ? submission.sendAt.toISOString() : undefined;
       try {
+        // A receipt asked for is promised in the send's own transaction: it cannot be lost between the two.
         const result = await deps.messages.send(actor, {
           to: submission.to, message: submission.text,
           ...(submission.from !== null ? { sender: submission.from } : {}),
           ...(sendAt ? { send_at: sendAt } : {}),
-        });
+        }, submission.receipt ? (tx, sent) => insertSubmit(tx, {
+          messageId: sent.message_id, credentialId: credential.id, accountId: credential.accountId,
+          source: submission.source, destination: submission.destination,
+        }) : undefined);
         return { ok: true, messageId: result.message_id };
       } catch (err) {
         if (err instanceof AppError) return { ok: false, code: err.code, message: err.message };
