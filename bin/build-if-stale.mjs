@@ -31,6 +31,8 @@ function sourcesTime() {
 
 /** The stamp holds the sources' newest time as the build read them: a file saved during a build is newer. */
 export function isStale() {
+  // A packaged build (the container image) ships dist/ without src/: what it carries is what runs.
+  if (!existsSync(path.join(root, 'src'))) return !existsSync(STAMP);
   let built;
   try { built = Number(readFileSync(STAMP, 'utf8')); } catch { return true; }
   return !(built >= sourcesTime());

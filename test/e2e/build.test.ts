@@ -64,4 +64,21 @@ describe('the compiled build', () => {
       cpSync(path.join(copy, 'cli-error.ts.bak'), path.join(copy, 'src/cli/cli-error.ts'));
     }
   }, 120_000);
+
+  it('runs a packaged dist/ without its sources as it is (the container image ships no src/)', async () => {
+    const packaged = mkdtempSync(path.join(tmpdir(), 'tasman-packaged-'));
+    try {
+      for (const entry of ['bin', 'dist', 'package.json']) cpSync(path.join(repo, entry), path.join(packaged, entry), { recursive: true });
+      symlinkSync(path.join(repo, 'node_modules'), path.join(packaged, 'node_modules'));
+      const child = spawn(process.execPath, [path.join(packaged, 'bin/tasman.js'), '--version'], { cwd: packaged, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+      child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code, out).toBe(0);
+      expect(out.trim()).toBe((JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string }).version);
+    } finally {
+      rmSync(packaged, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
