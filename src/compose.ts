@@ -326,6 +326,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       queues: () => queueSizes(services.db), carriers: carrierStatus, database: () => ping(services.db),
       binds: () => (carriers?.view().carriers ?? []).flatMap((c) => c.binds.map((b) => ({
         carrier: c.id, bind: b.index, bound: b.state === 'bound', inFlight: b.inFlight, submitsPerSecond: b.submitsPerSecond, errors: b.errors, tps: b.tps, throttled: b.throttled,
+        throttledNow: b.throttledNow,
       }))),
       receiptsWaiting: () => receiptsWaiting(services.db),
       receiptsUnmatched: () => services.receipts.orphans(),

@@ -5,7 +5,7 @@ export interface MetricSources {
   queues(): Promise<Array<{ queue: string; depth: number; oldestSeconds: number }>>;
   carriers(): Array<{ name: string; bound: boolean }>;
   /** Every bind of every carrier of this process (several per carrier with TASMAN_CARRIERS). */
-  binds?(): Array<{ carrier: string; bind: number; bound: boolean; inFlight: number; submitsPerSecond: number; errors: number; tps: number | null; throttled: number }>;
+  binds?(): Array<{ carrier: string; bind: number; bound: boolean; inFlight: number; submitsPerSecond: number; errors: number; tps: number | null; throttled: number; throttledNow: boolean }>;
   /** Sent messages without a final receipt, by carrier and bind (from the database). */
   receiptsWaiting?(): Promise<Array<{ carrier: string; bind: number | null; waiting: number }>>;
   /** Parked receipts no message holds after a minute, by carrier (from the database). */
@@ -142,6 +142,7 @@ export function createMetrics(options: { render?: () => Promise<string> } = {}) 
   perBind('tasman_carrier_bind_errors', 'failed submits on this bind since the process started', (b) => b.errors);
   perBind('tasman_carrier_bind_tps', 'submits per second this bind runs at: the configured TPS until the SMSC throttles, then the rate it settled at (0: unpaced)', (b) => b.tps ?? 0);
   perBind('tasman_carrier_bind_throttled', 'throttling answers on this bind since the process started (each throttled submit went again)', (b) => b.throttled);
+  perBind('tasman_carrier_bind_throttled_now', '1 while this bind runs at the SMSC\'s pace: held below its TPS by throttling, or throttled within the last 10 s', (b) => (b.throttledNow ? 1 : 0));
   return metrics;
 }
 

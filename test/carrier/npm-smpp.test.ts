@@ -215,6 +215,8 @@ describe('carrier against the npm smpp SMSC', () => {
     expect(bind.throttled).toBe(throttles);
     expect(bind.tps).toBeGreaterThanOrEqual(1);
     expect(bind.tps).toBeLessThan(30);
+    // Held below its TPS of 100 by the SMSC: throttled now, as the operator sees it.
+    expect(bind.throttledNow).toBe(true);
   });
 
   it('survives a dropped connection mid-window: in-flight submits fail as temporary, then it resubmits after reconnecting', async () => {

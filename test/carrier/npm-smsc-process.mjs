@@ -10,7 +10,8 @@
 // receipt whose deliver_sm_resp never came, its connection gone, is sent again on the next bind, and one answered
 // with an error a second later, as real SMSCs do),
 // SMSC_HOLD_FIRST=n (the first n accepted submits get their receipt before, and instead of, their submit_sm_resp;
-// `RECEIPTED <id> <status>` is written when the ESME answers that receipt).
+// `RECEIPTED <id> <status>` is written when the ESME answers that receipt), SMSC_TPS_LIMIT=n (it takes n submit_sm
+// per calendar second and answers the rest ESME_RTHROTTLED, writing `THROTTLED <to>`).
 // Stdin: `DELIVER <session> <json>` sends a deliver_sm with those fields on that connection, and writes
 // `DELIVERED <session> <command_status of the ESME's answer>`.
 import { existsSync, writeSync } from 'node:fs';
@@ -21,6 +22,9 @@ import smpp from 'smpp';
 const prefix = randomBytes(2).toString('hex').toUpperCase();
 let counter = 0;
 let held = 0;
+// Submits taken in the current calendar second (SMSC_TPS_LIMIT).
+let second = 0;
+let taken = 0;
 const sessions = [];
 // Receipts not yet acknowledged, by id: sent again on the next bind when SMSC_RESEND_RECEIPTS=1.
 const unacknowledged = new Map();
@@ -46,6 +50,16 @@ const server = smpp.createServer({}, (session) => {
       writeSync(1, `SYSERR ${pdu.destination_addr}\n`);
       session.send(pdu.response({ command_status: 0x08 }));
       return;
+    }
+    if (process.env.SMSC_TPS_LIMIT) {
+      const now = Math.floor(Date.now() / 1000);
+      if (now !== second) { second = now; taken = 0; }
+      if (taken >= Number(process.env.SMSC_TPS_LIMIT)) {
+        writeSync(1, `THROTTLED ${pdu.destination_addr}\n`);
+        session.send(pdu.response({ command_status: 0x58 }));
+        return;
+      }
+      taken++;
     }
     const id = process.env.SMSC_MESSAGE_ID || `${prefix}${(++counter).toString(16).toUpperCase()}`;
     writeSync(1, `SUBMIT ${pdu.destination_addr} ${id} ${index} ${performance.now().toFixed(3)}\n`);

@@ -8,8 +8,9 @@ import { startProcess, type TasmanProcess } from './process.ts';
 /**
  * A real `tasman start` on a data directory of its own and Chromium with one page, for a browser test file:
  * registers the hooks that start both (building the dashboard first) and stop them. Read the fields inside tests.
+ * `env` is read when the process starts (after the hooks registered before this call), for settings such as an SMSC's port.
  */
-export function useTasmanInChromium(prefix: string): {
+export function useTasmanInChromium(prefix: string, env: () => Record<string, string> = () => ({})): {
   readonly proc: TasmanProcess; readonly browser: Browser; readonly page: Page; readonly dataDir: string; adminToken(): string;
 } {
   const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
@@ -18,7 +19,7 @@ export function useTasmanInChromium(prefix: string): {
   let page: Page | undefined;
   beforeAll(async () => {
     buildDashboard();
-    [proc, browser] = await Promise.all([startProcess({ DATA_DIR: dataDir }), launchChromium()]);
+    [proc, browser] = await Promise.all([startProcess({ ...env(), DATA_DIR: dataDir }), launchChromium()]);
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   }, 120_000);
   afterAll(async () => {

@@ -26,6 +26,8 @@ export interface BindStatus {
   tps: number | null;
   /** Throttling answers (ESME_RTHROTTLED, ESME_RMSGQFUL) since the process started; each throttled submit went again. */
   throttled: number;
+  /** It runs at the SMSC's pace now (tps), not its own: held below its TPS by throttling, or throttled within the last 10 s. */
+  throttledNow: boolean;
   /** With separate transmitter and receiver: the receiver's state. */
   receiver?: 'bound' | 'connecting' | 'down';
 }
@@ -128,7 +130,7 @@ export function createBindPool(options: SmppClientOptions & { binds?: number; bi
     status: (): BindStatus[] => binds.map((b) => ({
       index: b.index, state: stateOf(b.client), lastError: b.client.state().lastError, inFlight: b.client.state().inFlight,
       pending: b.pending, submitsPerSecond: b.rate.perSecond(), submitted: b.submitted, errors: b.errors,
-      tps: b.client.state().tps, throttled: b.client.state().throttled,
+      tps: b.client.state().tps, throttled: b.client.state().throttled, throttledNow: b.client.state().throttledNow,
       ...(b.receiver ? { receiver: stateOf(b.receiver) } : {}),
     })),
     health() {

@@ -50,6 +50,8 @@ export interface SmppClientState {
   tps: number | null;
   /** Throttling answers (ESME_RTHROTTLED, ESME_RMSGQFUL) so far. */
   throttled: number;
+  /** The bind runs at the SMSC's pace now: held below its TPS by throttling, or throttled within the last 10 s. */
+  throttledNow: boolean;
 }
 
 export interface SmppClient {
@@ -261,6 +263,7 @@ export function createSmppClient(options: SmppClientOptions): SmppClient {
       lastError,
       tps: Number.isFinite(pace.rate()) ? Math.round(pace.rate() * 10) / 10 : null,
       throttled: pace.throttles(),
+      throttledNow: pace.throttledNow(),
     }),
   };
 }

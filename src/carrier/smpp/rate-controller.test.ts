@@ -31,6 +31,40 @@ function simulate(ceiling: number, limit: (second: number) => number, seconds: n
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe('rate controller', () => {
+  it('is throttled now while the SMSC holds it below the configured TPS, and for 10 s after a throttling answer', () => {
+    let t = 0;
+    const held = createRateController({ ceiling: 10, now: () => t });
+    expect(held.throttledNow()).toBe(false);
+    held.throttled();
+    // Held at 9 (nothing accepted: 10 × 0.9), however long it stays idle.
+    t = 60_000;
+    expect([held.rate(), held.throttledNow()]).toEqual([9, true]);
+
+    t = 0;
+    const pace = createRateController({ ceiling: 10, now: () => t });
+    pace.throttled();
+    // Back at its own TPS after a second using its rate: throttled now only until 10 s after the throttle.
+    t = 500;
+    pace.sent(9);
+    t = 1_000;
+    expect(pace.rate()).toBe(10);
+    expect(pace.throttledNow()).toBe(true);
+    t = 9_999;
+    expect(pace.throttledNow()).toBe(true);
+    t = 10_000;
+    expect(pace.throttledNow()).toBe(false);
+    expect(pace.throttles()).toBe(1);
+  });
+
+  it('an unpaced bind is throttled now from its first throttling answer on', () => {
+    let t = 0;
+    const pace = createRateController({ ceiling: 0, now: () => t });
+    expect(pace.throttledNow()).toBe(false);
+    pace.throttled();
+    t = 600_000;
+    expect(pace.throttledNow()).toBe(true);
+  });
+
   it('settles at a 20/s limit with SMPP_TPS=100 (≥ 90% after 10 s, over the next 60 s), then climbs to a lifted 40/s within 30 s', () => {
     const { accepted, pace } = simulate(100, (s) => (s < 70 ? 20 : 40), 100);
     expect(mean(accepted.slice(10, 70))).toBeGreaterThanOrEqual(18);

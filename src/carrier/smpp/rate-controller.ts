@@ -22,6 +22,8 @@ export interface RateControllerOptions {
   floor?: number;
   /** How long after a decrease further throttles are taken as late answers (default 1 s). */
   holdMs?: number;
+  /** How long after a throttling answer the bind counts as throttled now, whatever its rate (default 10 s). */
+  recentMs?: number;
 }
 
 export interface RateController {
@@ -37,6 +39,11 @@ export interface RateController {
   settled(): number | null;
   /** Throttling answers so far. */
   throttles(): number;
+  /**
+   * The bind is at the SMSC's pace now, not its own: its throttling holds the rate below the configured TPS (for an
+   * unpaced bind: it has throttled it), or a throttling answer came within the last `recentMs` (10 s).
+   */
+  throttledNow(): boolean;
 }
 
 const STEP_MS = 1_000;
@@ -49,6 +56,7 @@ export function createRateController(options: RateControllerOptions): RateContro
   const decrease = options.decrease ?? 0.9;
   const floor = Math.min(options.floor ?? 1, ceiling);
   const holdMs = options.holdMs ?? 1_000;
+  const recentMs = options.recentMs ?? 10_000;
   // One step is 1% of the configured TPS, at least one submit per second.
   const step = Number.isFinite(ceiling) ? Math.max(1, ceiling / 100) : 1;
 
@@ -109,5 +117,10 @@ export function createRateController(options: RateControllerOptions): RateContro
     },
     settled() { advance(now()); return learnt ? Math.round(rate * 10) / 10 : null; },
     throttles: () => throttleCount,
+    throttledNow() {
+      const t = now();
+      advance(t);
+      return (learnt && rate < ceiling) || t - lastThrottleAt < recentMs;
+    },
   };
 }

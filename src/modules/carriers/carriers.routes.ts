@@ -42,6 +42,7 @@ const Carriers = Type.Object({
       receipts_waiting: int('Its sent messages still without a final receipt'),
       tps: nullable(Type.Number(), 'submits per second this bind runs at: the configured TPS until the SMSC throttles, then the rate it settled at; null when unpaced'),
       throttled: Type.Integer({ description: 'throttling answers (ESME_RTHROTTLED, ESME_RMSGQFUL) since start; each throttled submit went again' }),
+      throttled_now: Type.Boolean({ description: 'it runs at the SMSC\'s pace (tps) now, not its configured TPS: the SMSC\'s throttling holds it below that TPS (an unpaced bind: it was throttled), or throttled it within the last 10 s' }),
       receiver: Type.Optional(described(BindState, 'The state of its separate receiver bind, when it uses one')),
     }), { description: 'Its SMPP binds' }),
   }), { description: 'Each carrier of this process' }),
@@ -68,7 +69,7 @@ export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
             },
             binds: [{
               index: 0, state: 'bound', last_error: null, in_flight: 3, pending: 0, submits_per_second: 41.5, submitted: 182_004, errors: 0,
-              receipts_waiting: 118, tps: 50, throttled: 0,
+              receipts_waiting: 118, tps: 50, throttled: 0, throttled_now: false,
             }],
           }],
           routes: ROUTES_EXAMPLE, unserved_countries: [],

@@ -54,7 +54,7 @@ export function createCarrierAdminService(deps: CarrierAdminDeps) {
           binds: c.binds.map((b) => ({
             index: b.index, state: b.state, last_error: b.lastError, in_flight: b.inFlight, pending: b.pending,
             submits_per_second: b.submitsPerSecond, submitted: b.submitted, errors: b.errors, receipts_waiting: waitingFor(c.id, b.index),
-            tps: b.tps, throttled: b.throttled,
+            tps: b.tps, throttled: b.throttled, throttled_now: b.throttledNow,
             ...(b.receiver ? { receiver: b.receiver } : {}),
           })),
         })),

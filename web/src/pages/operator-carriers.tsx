@@ -11,6 +11,7 @@ type BindState = 'bound' | 'connecting' | 'down';
 interface Bind {
   index: number; state: BindState; last_error: string | null; in_flight: number; pending: number;
   submits_per_second: number; submitted: number; errors: number; receipts_waiting: number; receiver?: BindState;
+  tps: number | null; throttled: number; throttled_now: boolean;
 }
 interface Carrier {
   id: string; address: string; state: 'bound' | 'down'; available: boolean; system_errors_since: string | null;
@@ -37,6 +38,13 @@ function routeWhen(r: Route): string {
   return parts.length ? parts.join('; ') : 'everything else';
 }
 
+/** Whether the bind runs at the SMSC's pace now (throttled_now), and its throttles since start, in words. */
+function Throttling({ bind }: { bind: Bind }) {
+  const count = `${bind.throttled} ${bind.throttled === 1 ? 'throttle' : 'throttles'} since start`;
+  if (bind.throttled_now) return <><span className="font-semibold text-amber-800">throttled now</span><span className="block text-xs">{count}</span></>;
+  return <>not now<span className="block text-xs">{count}</span></>;
+}
+
 function BindTable({ carrier }: { carrier: Carrier }) {
   return (
     // Focusable, so a keyboard can scroll the table sideways on a phone.
@@ -49,6 +57,7 @@ function BindTable({ carrier }: { carrier: Carrier }) {
             <th scope="col" className="py-1 pr-3">In flight</th><th scope="col" className="py-1 pr-3">Waiting for a window</th>
             <th scope="col" className="py-1 pr-3">Submits/s</th><th scope="col" className="py-1 pr-3">Submitted</th>
             <th scope="col" className="py-1 pr-3">Errors</th><th scope="col" className="py-1 pr-3">Receipts waiting</th>
+            <th scope="col" className="py-1 pr-3">Rate (TPS)</th><th scope="col" className="py-1 pr-3">Throttled</th>
           </tr>
         </thead>
         <tbody>
@@ -63,6 +72,8 @@ function BindTable({ carrier }: { carrier: Carrier }) {
               <td className="py-1 pr-3">{b.in_flight}</td><td className="py-1 pr-3">{b.pending}</td>
               <td className="py-1 pr-3">{rate(b.submits_per_second)}</td><td className="py-1 pr-3">{b.submitted}</td>
               <td className="py-1 pr-3">{b.errors}</td><td className="py-1 pr-3">{b.receipts_waiting}</td>
+              <td className="py-1 pr-3">{b.tps === null ? 'unpaced' : rate(b.tps)}</td>
+              <td className="py-1 pr-3"><Throttling bind={b} /></td>
             </tr>
           ))}
         </tbody>
@@ -71,7 +82,7 @@ function BindTable({ carrier }: { carrier: Carrier }) {
   );
 }
 
-/** Carriers, their binds (state and why, in flight, submits/s, errors, receipts waiting) and the routes. */
+/** Carriers, their binds (state and why, in flight, submits/s, errors, receipts waiting, rate and throttling) and the routes. */
 export function CarrierPanel() {
   const q = useQuery({
     queryKey: ['op', 'carriers'], queryFn: () => get<CarriersView>('/admin/carriers'), refetchInterval: 5000,
