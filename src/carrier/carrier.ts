@@ -16,10 +16,23 @@ export interface SubmitRequest {
   /** The sending account: routes may pin an account to a carrier. */
   accountId?: string;
   /**
+   * A part of the customer's own long message (submitted over Tasman's SMPP server): sent as one segment with the
+   * customer's concatenation fields unchanged, so the handset joins it with its siblings.
+   */
+  part?: CustomerPart;
+  /**
    * The caller records the accepted ids and then calls the result's `settle`: until then the accepted submits keep
    * their slots in the bind's window (the dispatcher). Without it the slots free when the SMSC answers.
    */
   settles?: boolean;
+}
+
+/** A customer's concatenation fields: a UDH with IE 0x00 (8-bit reference) or 0x08 (16-bit), or the sar_* TLVs. */
+export interface CustomerPart {
+  form: 'udh8' | 'udh16' | 'sar';
+  ref: number;
+  total: number;
+  seq: number;
 }
 
 /**

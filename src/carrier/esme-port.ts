@@ -1,5 +1,6 @@
 // The ESME port: what Tasman's SMPP server (carrier/smpp-server) needs of the rest of Tasman to serve customers'
 // own SMPP clients. Like carrier.ts it holds no SMPP code, so modules implement it without importing the stack.
+import type { CustomerPart } from './carrier.ts';
 
 /** A credential a bind authenticated with, as the server keeps it for the bind's life. */
 export interface BoundCredential {
@@ -50,7 +51,7 @@ export interface Submission {
   /** a delivery receipt goes back to the ESME (registered_delivery bits 0-1 not 0) */
   receipt: boolean;
   /** the customer's concatenation fields (UDH or sar_* TLVs) when this submit is one part of a long message */
-  part?: { ref: number; total: number; seq: number };
+  part?: CustomerPart;
 }
 
 /**

@@ -1,9 +1,10 @@
 // A customer's submit_sm read into one Tasman message: addresses as the send path reads them, the text decoded by
 // its data_coding, the times parsed. A refusal here is answered with its command status before the send path runs.
-import { Status, Ton, type ShortMessagePdu } from '../smpp/pdu-types.ts';
+import { EsmClass, Status, Ton, type ShortMessagePdu } from '../smpp/pdu-types.ts';
 import { decodeShortMessage } from '../smpp/segment.ts';
 import type { InboundDefaultAlphabet } from '../smpp/encoding.ts';
 import type { Submission } from '../esme-port.ts';
+import type { CustomerPart } from '../carrier.ts';
 import { parseSmppTime } from './smpp-time.ts';
 
 export type ReadSubmission = { ok: true; submission: Submission } | { ok: false; status: number; reason: string };
@@ -22,6 +23,18 @@ function source(pdu: ShortMessagePdu): string | null {
   const addr = pdu.sourceAddr.trim();
   if (addr === '') return null;
   return pdu.sourceAddrTon === Ton.INTERNATIONAL && /^\d+$/.test(addr) ? `+${addr}` : addr;
+}
+
+/** Which concatenation fields a part came with: a UDH with IE 0x08 (16-bit reference) or 0x00, else sar_* TLVs. */
+function partForm(pdu: ShortMessagePdu): CustomerPart['form'] {
+  if (!(pdu.esmClass & EsmClass.UDHI)) return 'sar';
+  const octets = pdu.tlvs.messagePayload ?? pdu.shortMessage;
+  const end = 1 + (octets[0] ?? 0);
+  for (let i = 1; i + 1 < end; i += 2 + (octets[i + 1] ?? 0)) {
+    if (octets[i] === 0x08) return 'udh16';
+    if (octets[i] === 0x00) return 'udh8';
+  }
+  return 'sar';
 }
 
 export function readSubmission(pdu: ShortMessagePdu, options: { now: Date; defaultAlphabet: InboundDefaultAlphabet }): ReadSubmission {
@@ -49,7 +62,7 @@ export function readSubmission(pdu: ShortMessagePdu, options: { now: Date; defau
       source: { addr: pdu.sourceAddr, ton: pdu.sourceAddrTon, npi: pdu.sourceAddrNpi },
       destination: { addr: pdu.destinationAddr, ton: pdu.destAddrTon, npi: pdu.destAddrNpi },
       receipt: (pdu.registeredDelivery & 0x03) !== 0,
-      ...(decoded.part ? { part: { ref: decoded.part.ref, total: decoded.part.total, seq: decoded.part.seq } } : {}),
+      ...(decoded.part ? { part: { form: partForm(pdu), ref: decoded.part.ref, total: decoded.part.total, seq: decoded.part.seq } } : {}),
     },
   };
 }

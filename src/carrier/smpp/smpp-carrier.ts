@@ -4,8 +4,9 @@ import { DEFAULT_CARRIER, type Carrier, type CarrierHandlers, type InboundSms, t
 import type { SmppClientOptions } from './client.ts';
 import { createBindPool, type BindMode, type BindStatus } from './bind-pool.ts';
 import { LinkError } from './errors.ts';
-import { isPermanentStatus, Npi, shortMessageDefaults, Status, statusName, Ton, type ShortMessagePdu } from './pdu-types.ts';
+import { isPermanentStatus, Npi, shortMessageDefaults, Status, statusName, Ton, type OptionalParams, type ShortMessagePdu } from './pdu-types.ts';
 import { decodeShortMessage, segmentText, type ConcatRefBits, type EncodedMessage } from './segment.ts';
+import { encodeCustomerPart } from './customer-part.ts';
 import { createConcatRefs } from './concat-ref.ts';
 import { deliverType, parseReceipt, queryMessageId, receiptFromQuery, type IdBase } from './receipt.ts';
 import { createIdForms, type IdFormsStatus } from './id-forms.ts';
@@ -173,8 +174,15 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
 
   async function submit(request: SubmitRequest): Promise<SubmitResult> {
     let encoded: EncodedMessage;
+    let tlvs: OptionalParams = {};
     try {
-      encoded = segmentText(request.text, concatRefs.refFor(request.id, request.to), concatBits);
+      if (request.part) {
+        const one = encodeCustomerPart(request.text, request.part);
+        encoded = { dataCoding: one.dataCoding, esmClass: one.esmClass, segments: [one.shortMessage] };
+        tlvs = one.tlvs;
+      } else {
+        encoded = segmentText(request.text, concatRefs.refFor(request.id, request.to), concatBits);
+      }
     } catch (err) {
       return failure(true, 'message_too_long', (err as Error).message);
     }
@@ -195,7 +203,7 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
     const bind = await pool.acquire(need);
     bind.pending += 1;
     const results = await Promise.allSettled(
-      encoded.segments.map((shortMessage) => bind.client.submit({ ...base, shortMessage }, {}, options.submitWaitMs)))
+      encoded.segments.map((shortMessage) => bind.client.submit({ ...base, shortMessage }, tlvs, options.submitWaitMs)))
       .finally(() => { bind.pending -= 1; });
 
     const ids: string[] = [];

@@ -4,7 +4,7 @@ import { preparedRows, rows, type Executor } from '../../platform/db/client.ts';
 import type { LinksOf } from '../../common/link-view.ts';
 import { claimRowsInIndexOrder } from '../../platform/db/queue-claim.ts';
 import { findRowsByIndex } from '../../platform/db/index-lookups.ts';
-import { DEFAULT_CARRIER, type PartialSubmit } from '../../carrier/carrier.ts';
+import { DEFAULT_CARRIER, type CustomerPart, type PartialSubmit } from '../../carrier/carrier.ts';
 import { changeCredits } from '../credits/ledger.repo.ts';
 import { endWithoutReceipt } from '../receipts/end-without-receipt.ts';
 
@@ -27,6 +27,8 @@ export interface Claimed {
   /** The fencing token this claim wrote (null only for a row never claimed, as tests drive these directly). */
   claim: string | null;
   createdAt: Date;
+  /** A part of a customer's own long message (SMPP server): its concatenation fields, sent unchanged. */
+  part?: CustomerPart | null;
 }
 
 /**
@@ -40,13 +42,13 @@ export async function claimBatch(db: Executor, limit: number, leaseMs: number, t
   const found = await claimRowsInIndexOrder<ClaimedRow>(db, claimStatement(limit, leaseMs, token));
   return found.map((r) => ({
     id: r.id, accountId: r.account_id, campaignId: r.campaign_id, sender: r.sender, recipient: r.recipient, body: r.body,
-    credits: r.credits, attempts: r.attempts, claim: token, createdAt: new Date(r.created_at),
+    credits: r.credits, attempts: r.attempts, claim: token, createdAt: new Date(r.created_at), part: r.part,
   }));
 }
 
 interface ClaimedRow {
   id: string; account_id: string; campaign_id: string | null; sender: string; recipient: string; body: string | null;
-  credits: number; attempts: number; created_at: Date | string;
+  credits: number; attempts: number; created_at: Date | string; part: CustomerPart | null;
 }
 
 /** claimBatch's statement (bench/claims.ts also runs it without the hint, as the baseline). */
@@ -65,7 +67,8 @@ export function claimStatement(limit: number, leaseMs: number, token: string): S
         attempts = m.attempts + 1,
         claim_token = ${token}
     from picked where m.id = picked.id
-    returning m.id, m.account_id, m.campaign_id, m.sender, m.recipient, m.body, m.credits, m.attempts, m.created_at`;
+    returning m.id, m.account_id, m.campaign_id, m.sender, m.recipient, m.body, m.credits, m.attempts, m.created_at,
+      (select jsonb_build_object('form', p.form, 'ref', p.ref, 'total', p.total, 'seq', p.seq) from smpp_parts p where p.message_id = m.id) as part`;
 }
 
 /**

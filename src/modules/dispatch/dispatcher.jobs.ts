@@ -97,7 +97,9 @@ export function createDispatcher(deps: DispatcherDeps) {
   async function submit(c: Claimed): Promise<SubmitResult> {
     if (c.body === null) return { ok: false, permanent: true, errorCode: 'content_deleted', message: 'the body was removed' };
     try {
-      return await carrier.submit({ id: c.id, from: c.sender, to: c.recipient, text: c.body, receipt: true, accountId: c.accountId, settles: true });
+      return await carrier.submit({
+        id: c.id, from: c.sender, to: c.recipient, text: c.body, receipt: true, accountId: c.accountId, settles: true, ...(c.part ? { part: c.part } : {}),
+      });
     } catch (err) {
       return { ok: false, permanent: false, errorCode: 'carrier_error', message: (err as Error).message };
     }

@@ -9,7 +9,7 @@ import type { MessageService } from '../messages/messages.service.ts';
 import { AUTH_CHANGED_CHANNEL } from '../keys/authenticator.ts';
 import { addressAllowed, passwordMatches } from './credential-secret.ts';
 import { findCredentialById, findCredentialBySystemId, touchCredential, type CredentialForBind } from './smpp-binds.repo.ts';
-import { claimDeliveries, deleteDeliveries, insertSubmit, releaseDeliveries } from './smpp-queue.repo.ts';
+import { claimDeliveries, deleteDeliveries, insertPart, insertSubmit, releaseDeliveries } from './smpp-queue.repo.ts';
 
 /** The longest a bound credential's actor (its account's status, settings, limits) is used without being read again. */
 const ACTOR_TTL_MS = 5_000;
@@ -94,15 +94,20 @@ export function createSmppGateway(deps: SmppGatewayDeps): EsmeGateway & { forget
       if (!actor) return { ok: false, code: 'forbidden', message: 'The credential is revoked or its account closed' };
       const sendAt = submission.sendAt && submission.sendAt.getTime() > now().getTime() ? submission.sendAt.toISOString() : undefined;
       try {
-        // A receipt asked for is promised in the send's own transaction: it cannot be lost between the two.
+        // A receipt asked for, and a part's concatenation fields, are written in the send's own transaction.
         const result = await deps.messages.send(actor, {
           to: submission.to, message: submission.text,
           ...(submission.from !== null ? { sender: submission.from } : {}),
           ...(sendAt ? { send_at: sendAt } : {}),
-        }, submission.receipt ? (tx, sent) => insertSubmit(tx, {
-          messageId: sent.message_id, credentialId: credential.id, accountId: credential.accountId,
-          source: submission.source, destination: submission.destination,
-        }) : undefined);
+        }, submission.receipt || submission.part ? async (tx, sent) => {
+          if (submission.part) await insertPart(tx, sent.message_id, submission.part);
+          if (submission.receipt) {
+            await insertSubmit(tx, {
+              messageId: sent.message_id, credentialId: credential.id, accountId: credential.accountId,
+              source: submission.source, destination: submission.destination,
+            });
+          }
+        } : undefined);
         return { ok: true, messageId: result.message_id };
       } catch (err) {
         if (err instanceof AppError) return { ok: false, code: err.code, message: err.message };

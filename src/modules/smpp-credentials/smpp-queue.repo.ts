@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rows, type Db, type Executor } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { EsmeAddress, EsmeDelivery, EsmeReceiptState, QueuedDelivery } from '../../carrier/esme-port.ts';
+import type { CustomerPart } from '../../carrier/carrier.ts';
 
 /** NOTIFY channel raised with a credential's id when a delivery is queued for it: the instance holding its bind wakes. */
 export const SMPP_QUEUED_CHANNEL = 'tasman_smpp_deliveries';
@@ -13,6 +14,12 @@ export async function insertSubmit(tx: Executor, input: { messageId: string; cre
   await tx.execute(sql`
     insert into smpp_submits (message_id, credential_id, account_id, source, destination)
     values (${input.messageId}, ${input.credentialId}, ${input.accountId}, ${JSON.stringify(input.source)}::jsonb, ${JSON.stringify(input.destination)}::jsonb)`);
+}
+
+/** In the send's transaction: the message is one part of the customer's long message, sent with these fields. */
+export async function insertPart(tx: Executor, messageId: string, part: CustomerPart): Promise<void> {
+  await tx.execute(sql`
+    insert into smpp_parts (message_id, form, ref, total, seq) values (${messageId}, ${part.form}, ${part.ref}, ${part.total}, ${part.seq})`);
 }
 
 /** What a message with its outcome tells its receipt (the receipt service's rows). */
@@ -121,8 +128,9 @@ export async function releaseDeliveries(db: Executor, ids: string[], token: stri
 export async function purgeSmppQueue(db: Executor, maxAgeHours: number): Promise<number> {
   const gone = await rows<{ n: number }>(db, sql`
     with d as (delete from smpp_deliveries where created_at < now() - make_interval(hours => ${maxAgeHours}) returning 1),
-         s as (delete from smpp_submits where created_at < now() - make_interval(hours => ${maxAgeHours}) - interval '100 days' returning 1)
-    select (select count(*) from d)::int + (select count(*) from s)::int as n`);
+         s as (delete from smpp_submits where created_at < now() - make_interval(hours => ${maxAgeHours}) - interval '100 days' returning 1),
+         p as (delete from smpp_parts where created_at < now() - interval '100 days' returning 1)
+    select (select count(*) from d)::int + (select count(*) from s)::int + (select count(*) from p)::int as n`);
   return gone[0]?.n ?? 0;
 }
 
