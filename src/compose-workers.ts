@@ -14,6 +14,7 @@ import { createSharedBindLimits } from './modules/smpp-credentials/smpp-limits.t
 import { UnstorableDeliveryError, type Carrier } from './carrier/carrier.ts';
 import { isDataException } from './platform/db/sql-state.ts';
 import { startReceiptQueries } from './modules/carriers/query.jobs.ts';
+import { CARRIERS_RELOAD_CHANNEL } from './modules/carriers/carriers.channel.ts';
 import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
 import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
 import { startRetention } from './modules/retention/retention.jobs.ts';
@@ -137,10 +138,25 @@ async function startSmppServerRole(settings: NonNullable<Config['smppServer']>, 
   };
 }
 
+/**
+ * A carrier reload made through any instance is announced on the database: this process re-reads its own
+ * TASMAN_CARRIERS and rebinds what changed. The outcome is logged here (the operator's answer came from where
+ * the reload was asked).
+ */
+function listenForCarrierReloads(services: Services, log: Logger): Promise<() => Promise<void>> {
+  return services.database.listen(CARRIERS_RELOAD_CHANNEL, (from) => {
+    services.carrierAdmin.onAnnounced(from).then(
+      (done) => { if (done) log.info({ ...done }, 'carriers reloaded (announced by another instance)'); },
+      (err: unknown) => log.error(`carriers not reloaded, those in force stay: ${(err as Error).message}`),
+    );
+  });
+}
+
 /** The background roles; each claims its rows with FOR UPDATE SKIP LOCKED and a lease, so processes may share them. */
 export async function startWorkers(config: Config, services: Services, carriers: CarrierSet, logger: Logger): Promise<{ stops: Stop[]; smppServer: SmppServer | null }> {
   const carrier = await startCarrierRole(carriers, services, logger);
   const smpp = config.smppServer ? await startSmppServerRole(config.smppServer, services, logger) : null;
+  const unlistenReloads = await listenForCarrierReloads(services, logger.child({ component: 'carrier' }));
   const stops = [
     every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),
     // Dedicated number rental (30-day renewals, 7-day grace); SKIP LOCKED claims, so every worker may run it.
@@ -152,7 +168,7 @@ export async function startWorkers(config: Config, services: Services, carriers:
     startRetention({ db: services.db, retentionDays: config.retentionDays, auditRetentionDays: config.auditRetentionDays, logger }),
     // Scheduled messages fall due into the dispatcher's queue (exactly once, whichever process releases them).
     startScheduler({ db: services.db, onReleased: () => services.signals.queued.raise(), logger }),
-    carrier.stop,
+    async () => { await unlistenReloads(); await carrier.stop(); },
     ...(smpp ? [smpp.stop] : []),
     await startWebhookWorker({
       db: services.db, signal: services.signals.webhooks, secretKey: services.secretKey, webhook: config.webhook, logger,

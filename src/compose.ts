@@ -3,7 +3,7 @@
 // what production runs. Everything is passed explicitly: no module reaches for a global or a mutable slot.
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Config } from './config.ts';
+import { rereadCarriers, type Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './platform/db/client.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { loadOrCreateAdminToken } from './platform/admin-token.ts';
@@ -31,6 +31,7 @@ import { createReceiptService } from './modules/receipts/receipts.service.ts';
 import { createStatusService } from './modules/status/status.service.ts';
 import type { CarrierAdminService } from './modules/carriers/carriers.service.ts';
 import { receiptsWaiting } from './modules/carriers/carriers.repo.ts';
+import { CARRIERS_RELOAD_CHANNEL } from './modules/carriers/carriers.channel.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createSignInThrottle } from './modules/sessions/sign-in-throttle.ts';
@@ -252,6 +253,9 @@ function startupTls(tls: typeof TlsModule, files: NonNullable<Config['tls']>, lo
 const relayedCarrierAdmin = (relay: WorkersPeer['carrierAdmin']): CarrierAdminService => ({
   view: () => relay('view') as ReturnType<CarrierAdminService['view']>,
   reloadRoutes: () => relay('reload') as ReturnType<CarrierAdminService['reloadRoutes']>,
+  reloadCarriers: () => relay('reload-carriers') as ReturnType<CarrierAdminService['reloadCarriers']>,
+  // The workers process of the cluster hears announcements itself.
+  onAnnounced: async () => null,
 });
 
 /**
@@ -299,7 +303,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const remote = peer?.runsWorkers ? { health: () => ({ bound: peer.carriers().some((c) => c.bound) }), view: () => ({ unservedCountries: peer.unservedCountries() }) } : undefined;
     const carrierAdmin = peer
       ? relayedCarrierAdmin(peer.carrierAdmin)
-      : (await import('./modules/carriers/carriers.service.ts')).createCarrierAdminService({ db: database.db, carriers, file: config.carriers.file });
+      : (await import('./modules/carriers/carriers.service.ts')).createCarrierAdminService({
+        db: database.db, carriers, file: config.carriers.file, reread: config.carriers.file ? () => rereadCarriers() : null,
+        announce: (token) => database.notify(CARRIERS_RELOAD_CHANNEL, token),
+      });
     // ioredis is loaded only when REDIS_URL names a server and this process serves the API.
     const redis = config.redisUrl && roles.api ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
     // Every failed reconnect emits an error: the limiter reports the outage itself, once a minute.

@@ -221,6 +221,16 @@ function loadCarriers(env: Env, e: EnvVars): { file: string | null; config: Carr
   return { file: null, config: { carriers: [carrier], routes: [{ carriers: [DEFAULT_CARRIER] }] } };
 }
 
+/**
+ * TASMAN_CARRIERS read and checked again (the operator's carrier reload), with the same errors as at start-up;
+ * passwords come from this process's environment, so a carrier naming a variable it lacks needs a restart.
+ */
+export function rereadCarriers(env: Env = process.env): CarriersConfig {
+  const loaded = loadCarriers(env, readEnv(env));
+  if (!loaded.file || !loaded.config) throw new ConfigError('TASMAN_CARRIERS is not set');
+  return loaded.config;
+}
+
 /** TLS_CERT_FILE and TLS_KEY_FILE come together; their contents are checked at start-up (cli/start.ts preflight). */
 function tlsFiles(cert: string | null, key: string | null): { certFile: string; keyFile: string } | null {
   if (cert === null && key === null) return null;

@@ -8,6 +8,7 @@
 import type { Carrier, CarrierHandlers, CarrierHealth, SubmitRequest, SubmitResult } from './carrier.ts';
 import { chooseRoute, routedCountries, type RouteRule } from './routes.ts';
 import type { CarrierStatus, QueryOutcome, SmppCarrier } from './smpp/smpp-carrier.ts';
+import type { CarrierConfig, CarriersConfig } from './carriers-config.ts';
 
 /** A carrier whose SMSC answers query_sm: its messages without a receipt after `afterMs` are queried. */
 export interface QueryPlan { carrier: string; afterMs: number; validityMs: number }
@@ -31,11 +32,26 @@ export interface CarrierSet extends Carrier {
   queryPlans(): QueryPlan[];
   /** query_sm through `carrier` for a message it accepted; a final state is applied as its receipt would be. */
   queryReceipt(carrier: string, ref: { smscMessageId: string; from: string }): Promise<QueryOutcome>;
+  /**
+   * Switches to another configuration (already checked): carriers whose settings are unchanged keep their binds;
+   * new and changed ones bind, and the routes switch, before a changed or removed carrier is drained (taken out of
+   * routing, its submits in flight answered, then unbound). Reloads run one at a time.
+   */
+  reload(next: CarriersConfig): Promise<CarrierReload>;
 }
 
-export function createCarrierSet(options: { carriers: SmppCarrier[]; routes: RouteRule[]; capacity: number }): CarrierSet {
-  const byId = new Map(options.carriers.map((c) => [c.name, c]));
+/** What a reload did, by carrier id. */
+export interface CarrierReload { added: string[]; changed: string[]; removed: string[]; unchanged: string[] }
+
+interface Entry { config: CarrierConfig; link: SmppCarrier }
+
+export function createCarrierSet(options: { carriers: CarrierConfig[]; routes: RouteRule[]; build: (config: CarrierConfig) => SmppCarrier }): CarrierSet {
+  let entries: Entry[] = options.carriers.map((config) => ({ config, link: options.build(config) }));
+  let byId = new Map(entries.map((e) => [e.config.id, e.link]));
   let routes = options.routes;
+  let handlers: CarrierHandlers | null = null;
+  let reloading: Promise<unknown> = Promise.resolve();
+  const links = () => entries.map((e) => e.link);
 
   /** The route's carriers in the order to try: available ones first (in route order), then bound, then the rest. */
   function candidates(request: SubmitRequest): SmppCarrier[] {
@@ -59,19 +75,20 @@ export function createCarrierSet(options: { carriers: SmppCarrier[]; routes: Rou
   }
 
   const view = (): CarrierSetView => {
-    const carriers = options.carriers.map((c) => c.status());
+    const carriers = links().map((c) => c.status());
     const bound = new Set(carriers.filter((c) => c.state === 'bound').map((c) => c.id));
     const unservedCountries = [...routedCountries(routes)].filter(([, ids]) => !ids.some((id) => bound.has(id))).map(([c]) => c);
     return { carriers, routes, unservedCountries };
   };
 
   return {
-    async start(handlers: CarrierHandlers) {
-      await Promise.all(options.carriers.map((c) => c.start(handlers)));
+    async start(given: CarrierHandlers) {
+      handlers = given;
+      await Promise.all(links().map((c) => c.start(given)));
     },
     submit,
     health(): CarrierHealth {
-      const all = options.carriers.map((c) => c.health());
+      const all = links().map((c) => c.health());
       return {
         connected: all.some((h) => h.connected),
         bound: all.some((h) => h.bound),
@@ -80,18 +97,48 @@ export function createCarrierSet(options: { carriers: SmppCarrier[]; routes: Rou
       };
     },
     async stop() {
-      await Promise.all(options.carriers.map((c) => c.stop()));
+      await reloading.catch(() => {});
+      await Promise.all(links().map((c) => c.stop()));
     },
-    capacity: () => options.capacity,
+    capacity: () => entries.reduce((n, e) => n + e.config.binds * e.config.window, 0),
     view,
     routes: () => routes,
     setRoutes(next) { routes = next; },
     ids: () => [...byId.keys()],
-    queryPlans: () => options.carriers.flatMap((c) => (c.querySm ? [{ carrier: c.name, ...c.querySm }] : [])),
+    queryPlans: () => links().flatMap((c) => (c.querySm ? [{ carrier: c.name, ...c.querySm }] : [])),
     async queryReceipt(carrier, ref) {
       const link = byId.get(carrier);
       if (!link?.querySm) return { outcome: 'error', error: `carrier ${carrier} does not answer query_sm` };
       return link.queryReceipt(ref);
     },
+    reload(next) {
+      const run = reloading.catch(() => {}).then(() => swap(next));
+      reloading = run;
+      return run;
+    },
   };
+
+  async function swap(next: CarriersConfig): Promise<CarrierReload> {
+    const before = new Map(entries.map((e) => [e.config.id, e]));
+    // Settings compared whole (a password from the environment included): any difference binds afresh.
+    const same = (a: CarrierConfig, b: CarrierConfig) => JSON.stringify(a) === JSON.stringify(b);
+    const nextEntries = next.carriers.map((config): Entry => {
+      const old = before.get(config.id);
+      return old && same(old.config, config) ? old : { config, link: options.build(config) };
+    });
+    const fresh = nextEntries.filter((e) => before.get(e.config.id) !== e);
+    const retired = entries.filter((e) => !nextEntries.includes(e));
+    if (handlers) await Promise.all(fresh.map((e) => e.link.start(handlers!)));
+    entries = nextEntries;
+    byId = new Map(entries.map((e) => [e.config.id, e.link]));
+    routes = next.routes;
+    // Out of routing from here on; stop() waits for the submits in flight on its binds, then unbinds.
+    await Promise.all(retired.map((e) => e.link.stop()));
+    return {
+      added: fresh.filter((e) => !before.has(e.config.id)).map((e) => e.config.id),
+      changed: fresh.filter((e) => before.has(e.config.id)).map((e) => e.config.id),
+      removed: retired.filter((e) => !byId.has(e.config.id)).map((e) => e.config.id),
+      unchanged: nextEntries.filter((e) => !fresh.includes(e)).map((e) => e.config.id),
+    };
+  }
 }

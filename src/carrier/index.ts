@@ -16,7 +16,7 @@ export { createControlServer } from './simulator/control.ts';
 // Tasman's SMPP server for customers' own SMPP clients (the workers role starts it when SMPP_SERVER_PORT is set).
 export { createSmppServer } from './smpp-server/server.ts';
 export type { SmppServer, BindView } from './smpp-server/server.ts';
-export type { CarrierSet, CarrierSetView } from './carrier-set.ts';
+export type { CarrierReload, CarrierSet, CarrierSetView } from './carrier-set.ts';
 export type { CarrierStatus } from './smpp/smpp-carrier.ts';
 export type { BindStatus } from './smpp/bind-pool.ts';
 export type { IdFormsStatus } from './smpp/id-forms.ts';
@@ -72,11 +72,11 @@ export function carrierConfigs(config: Config, simulatorPorts: number[]): { carr
 /** Every configured carrier behind one Carrier port, routed (not started: the carrier role starts it). */
 export function openCarriers(config: Config, simulatorPorts: number[], logger?: Logger): CarrierSet {
   const { carriers, routes } = carrierConfigs(config, simulatorPorts);
-  const links = carriers.map((c) => createSmppCarrier({
+  const build = (c: CarrierConfig) => createSmppCarrier({
     name: c.id, host: c.host, port: c.port, tls: c.tls, systemId: c.systemId, password: c.password, systemType: c.systemType,
     binds: c.binds, bindMode: c.bindMode, window: c.window, tps: c.tps, messageIds: c.messageIds, gsmDataCoding: c.dataCoding,
     validityHours: c.validityHours, concatRefBits: c.concatRefBits, inboundDefaultAlphabet: c.inboundDefaultAlphabet,
     failoverAfterMs: c.failoverAfterMs, ...(c.querySm ? { querySmAfterMs: c.querySmAfterMs } : {}), ...(c.moIdTlv !== undefined ? { moIdTlv: c.moIdTlv } : {}), ...(logger ? { logger } : {}),
-  }));
-  return createCarrierSet({ carriers: links, routes, capacity: carriers.reduce((n, c) => n + c.binds * c.window, 0) });
+  });
+  return createCarrierSet({ carriers, routes, build });
 }

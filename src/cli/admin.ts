@@ -158,8 +158,9 @@ export function adminCommand(): Command {
   // The running server's view: state per carrier and bind, in flight, submits/s, errors, receipts waiting.
   const carriers = admin.command('carriers').description('carriers and binds of the running server, and its routes')
     .action(() => callApi('GET', '/admin/carriers'));
-  carriers.command('reload').description('re-read the routes from TASMAN_CARRIERS without a restart')
-    .action(() => callApi('POST', '/admin/carriers/routes/reload'));
+  carriers.command('reload').description('re-read TASMAN_CARRIERS (carriers and routes) and apply it without a restart, on every instance')
+    .option('--routes-only', 'only the routes, on this instance')
+    .action((o: { routesOnly?: boolean }) => callApi('POST', o.routesOnly ? '/admin/carriers/routes/reload' : '/admin/carriers/reload'));
 
   admin.command('inbound').description('make the built-in SMSC send an inbound message (simulator only)')
     .requiredOption('--from <number>', 'the sender\'s number').requiredOption('--to <number>', 'the service number')

@@ -140,7 +140,10 @@ async function runChild(config: Config, peer: ClusterPeer): Promise<number> {
       if (!running.simulator) throw new Error('no built-in SMSC simulator runs (SMPP_HOST is set)');
       await running.simulator.injectInbound(message as { from: string; to: string; text: string });
     });
-    peer.handle('carrier-admin', (op) => relayAnswer(() => op === 'reload' ? running.services.carrierAdmin.reloadRoutes() : running.services.carrierAdmin.view()));
+    peer.handle('carrier-admin', (op) => relayAnswer(() => {
+      const admin = running.services.carrierAdmin;
+      return op === 'reload' ? admin.reloadRoutes() : op === 'reload-carriers' ? admin.reloadCarriers() : admin.view();
+    }));
     unpublish = peer.publishCarriers(() => ({
       carriers: running.carriers(), unservedCountries: running.services.carriers?.view().unservedCountries ?? [],
     }));

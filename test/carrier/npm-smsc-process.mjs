@@ -12,6 +12,7 @@
 // SMSC_HOLD_FIRST=n (the first n accepted submits get their receipt before, and instead of, their submit_sm_resp;
 // `RECEIPTED <id> <status>` is written when the ESME answers that receipt), SMSC_TPS_LIMIT=n (it takes n submit_sm
 // per calendar second and answers the rest ESME_RTHROTTLED, writing `THROTTLED <to>`).
+// Each bind is written as `BOUND <session>`.
 // Stdin: `DELIVER <session> <json>` sends a deliver_sm with those fields on that connection, and writes
 // `DELIVERED <session> <command_status of the ESME's answer>`.
 import { existsSync, writeSync } from 'node:fs';
@@ -41,6 +42,7 @@ const server = smpp.createServer({}, (session) => {
   session.on('error', () => {});
   session.on('bind_transceiver', (pdu) => {
     session.send(pdu.response({ system_id: 'NPMSMSC' }));
+    writeSync(1, `BOUND ${index}\n`);
     if (process.env.SMSC_RESEND_RECEIPTS === '1') for (const [id, fields] of unacknowledged) sendReceipt(session, id, fields);
   });
   session.on('enquire_link', (pdu) => session.send(pdu.response()));

@@ -5,9 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request } from 'undici';
 import { createScratchDatabase } from '../support/scratch-db.ts';
-import { startProcess } from '../support/process.ts';
+import { httpJson as http, startProcess } from '../support/process.ts';
 import { pollUntil } from '../support/poll.ts';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -15,14 +14,6 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function http(method: string, url: string, token?: string, body?: unknown) {
-  const res = await request(url, {
-    method: method as 'GET', reset: true,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
-}
 
 describe('an API-only service', () => {
   it('is ready and operational without a carrier link of its own, and a workers service on the database delivers its messages', { timeout: 240_000 }, async () => {

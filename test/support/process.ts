@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
 
 const bin = fileURLToPath(new URL('../../bin/tasman.js', import.meta.url));
 
@@ -108,4 +109,14 @@ export function workersOf(primary: number): number | undefined {
     } catch { /* exited while we looked */ }
   }
   return undefined;
+}
+
+/** One JSON request to a started process, on a connection of its own (none outlives a stopped process). */
+export async function httpJson(method: string, url: string, token?: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await request(url, {
+    method: method as 'GET', reset: true,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }

@@ -91,4 +91,28 @@ export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
       response: { 200: Type.Object({ routes: Type.Array(Route, { description: 'The routes now in force, in order' }) }, { description: 'The routes are reloaded' }) },
     },
   }, async () => services.carrierAdmin.reloadRoutes());
+
+  const ids = (description: string) => Type.Array(Type.String(), { description });
+  app.post('/admin/carriers/reload', {
+    config: {
+      contract: {
+        errors: ['service_unavailable', 'conflict'],
+        response: { here: { added: ['backup'], changed: ['primary'], removed: [], unchanged: [], routes: ROUTES_EXAMPLE }, others_notified: true },
+      },
+    },
+    schema: {
+      tags, security, summary: 'Re-read TASMAN_CARRIERS and apply it without a restart, on every instance',
+      description: 'Reads the carriers file again and applies it to the carriers this instance runs: a new carrier binds, a changed one binds afresh and its old binds drain (out of routing at once, their submits in flight answered, then unbound), a removed one drains, an unchanged one keeps its binds; the routes switch for every message not yet submitted. Then every other process that runs carriers on the same database is told (PostgreSQL NOTIFY) and does the same with its own file, logging the outcome. A file that does not parse or does not hold answers 409 conflict and nothing changes; `here` is null where this instance runs no carriers. Operator token or console session.',
+      response: {
+        200: Type.Object({
+          here: nullable(Type.Object({
+            added: ids('Carriers that bound for the first time'), changed: ids('Carriers whose settings changed: bound afresh, the old binds drained'),
+            removed: ids('Carriers no longer in the file: drained'), unchanged: ids('Carriers that kept their binds'),
+            routes: Type.Array(Route, { description: 'The routes now in force, in order' }),
+          }, { description: 'What this instance did' }), 'What this instance did; null where it runs no carriers'),
+          others_notified: Type.Boolean({ description: 'The other processes running carriers on this database were told to reload theirs' }),
+        }, { description: 'The carriers are reloaded' }),
+      },
+    },
+  }, async () => services.carrierAdmin.reloadCarriers());
 };

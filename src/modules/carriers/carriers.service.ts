@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { parseRoutesOnly, type CarrierSet, type RouteRule } from '../../carrier/index.ts';
+import type { CarriersConfig } from '../../carrier/carriers-config.ts';
 import type { IdFormsStatus } from '../../carrier/index.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -12,7 +14,12 @@ export interface CarrierAdminDeps {
   carriers: CarrierSet | null;
   /** TASMAN_CARRIERS, re-read on reload; null when the carriers come from SMPP_* or the simulator. */
   file: string | null;
+  /** TASMAN_CARRIERS read and checked again, as at start-up (config.ts); null without it. */
+  reread: (() => CarriersConfig) | null;
+  /** Tells every other instance's workers to reload theirs (a NOTIFY carrying this instance's token). */
+  announce(token: string): Promise<void>;
 }
+
 
 const routeView = (r: RouteRule) => ({
   ...(r.country ? { country: r.country } : {}), ...(r.prefix ? { prefix: r.prefix } : {}),
@@ -26,15 +33,31 @@ const receiptIdsView = (ids: IdFormsStatus, unmatched: { count: number; oldestSe
 });
 
 /**
- * The operator's view of the carriers this process runs (GET /admin/carriers, `tasman admin carriers`) and the
- * reload of the routes from TASMAN_CARRIERS without a restart. Carriers themselves (hosts, binds) need a restart:
- * a changed bind cannot be swapped under messages in flight.
+ * The operator's view of the carriers this process runs (GET /admin/carriers, `tasman admin carriers`), and the
+ * reload of TASMAN_CARRIERS without a restart: the routes alone, or carriers and routes on every instance (a
+ * changed carrier binds afresh before its old binds drain, so no message waits on a swap).
  */
 export function createCarrierAdminService(deps: CarrierAdminDeps) {
   const running = (): CarrierSet => {
     if (!deps.carriers) throw new AppError('not_found', 'This process runs no carriers (its TASMAN_ROLES has no workers): ask a worker process');
     return deps.carriers;
   };
+  // This process's own announcements come back to it through the database: the token tells them apart.
+  const token = randomUUID();
+
+  /** TASMAN_CARRIERS applied to this process's carriers; a file that does not read or hold changes nothing. */
+  async function reloadHere() {
+    const set = running();
+    if (!deps.reread) throw new AppError('conflict', 'Carriers come from SMPP_* or the built-in simulator, not TASMAN_CARRIERS: there is nothing to reload (a restart applies SMPP_* changes)');
+    let next: CarriersConfig;
+    try {
+      next = deps.reread();
+    } catch (err) {
+      throw new AppError('conflict', `${(err as Error).message}; the carriers in force are unchanged`);
+    }
+    const done = await set.reload(next);
+    return { ...done, routes: next.routes.map(routeView) };
+  }
 
   return {
     async view() {
@@ -75,6 +98,23 @@ export function createCarrierAdminService(deps: CarrierAdminDeps) {
       }
       set.setRoutes(routes);
       return { routes: routes.map(routeView) };
+    },
+
+    /**
+     * POST /admin/carriers/reload: this process's carriers when it runs them (a bad file answers conflict and
+     * nothing changes anywhere), then every other process that runs carriers on the database, each re-reading its
+     * own TASMAN_CARRIERS. `here` is null where this process runs none.
+     */
+    async reloadCarriers() {
+      const here = deps.carriers ? await reloadHere() : null;
+      await deps.announce(token);
+      return { here, others_notified: true };
+    },
+
+    /** An announcement heard on CARRIERS_RELOAD_CHANNEL: reload here unless it was this process's own. */
+    async onAnnounced(from: string) {
+      if (from === token || !deps.carriers) return null;
+      return reloadHere();
     },
   };
 }

@@ -31,7 +31,7 @@ export interface WorkersPeer {
   carrierAdmin(op: CarrierAdminOp): Promise<unknown>;
 }
 
-export type CarrierAdminOp = 'view' | 'reload';
+export type CarrierAdminOp = 'view' | 'reload' | 'reload-carriers';
 /** A coded error crosses the IPC channel as data, so the API process answers with the workers process's status. */
 export type RelayedAnswer = { value: unknown } | { error: { code: ErrorCode; message: string } };
 
