@@ -21,6 +21,10 @@ export async function connectMcp(kind: McpTransportKind, baseUrl: string, apiKey
   return client;
 }
 
+/** One tool call, its result as the SDK client returns it. */
+export const callTool = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
 /** A tool result that must have succeeded: its structured content. */
 export function ok(result: CallToolResult): Record<string, unknown> {
   if (result.isError) throw new Error(`tool failed: ${JSON.stringify(result.content)}`);

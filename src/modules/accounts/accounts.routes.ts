@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { emptyBodyIsObject, Ok } from '../../platform/http/schemas.ts';
 import type { Services } from '../../compose.ts';
 import { EX } from '../../platform/http/examples.ts';
+import { IdempotencyHeaders } from '../../platform/http/idempotency.ts';
 import { CreateKey, KEY_CREATED_EXAMPLE, KEY_LIST_EXAMPLE, KeyCreated, KeyList } from '../keys/keys.schemas.ts';
 import {
   ACCOUNT_EXAMPLE, AccountIdParams, AccountList, subAccountContract, subAccountWriteContract, AccountResponse, Balance, CloseResult, CreateSubAccount,
@@ -93,13 +94,19 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => accounts.balance(request.actor, request.params.id));
 
   app.post('/account/:id/credits/allocate', {
-    config: { contract: subAccountWriteContract({ sample: { body: { amount: 5 } }, response: transferred('allocate'), errors: ['insufficient_credits'] }), scope: 'billing' },
+    config: {
+      contract: subAccountWriteContract({
+        sample: { body: { amount: 5 } }, response: transferred('allocate'), errors: ['insufficient_credits', 'idempotency_in_flight', 'idempotency_mismatch'],
+      }),
+      scope: 'billing',
+    },
     schema: {
       tags, summary: 'Move credits from the parent to the sub-account',
-      description: 'Moves `amount` credits from the caller\'s balance to the sub-account\'s in one transaction, recorded in both ledgers; 402 insufficient_credits if the caller holds fewer, and nothing moves. Allowed even when the sub-account manages itself. Needs the billing permission. Not idempotent: each call moves the amount again.',
-      params: AccountIdParams, body: TransferRequest, response: { 200: TransferResult },
+      description: 'Moves `amount` credits from the caller\'s balance to the sub-account\'s in one transaction, recorded in both ledgers; 402 insufficient_credits if the caller holds fewer, and nothing moves. Allowed even when the sub-account manages itself. Needs the billing permission. Each call moves the amount again unless it carries an Idempotency-Key, which replays the first answer as on /send.',
+      params: AccountIdParams, body: TransferRequest, headers: IdempotencyHeaders, response: { 200: TransferResult },
     },
-  }, async (request) => accounts.transfer(request.actor, request.params.id, request.body.amount, 'allocate'));
+  }, async (request, reply) => services.idempotency.run(request, reply, `account/${request.params.id}/credits/allocate`,
+    (within) => accounts.transfer(request.actor, request.params.id, request.body.amount, 'allocate', within)));
 
   app.post('/account/:id/credits/recall', {
     config: { contract: subAccountWriteContract({ sample: { body: { amount: 5 } }, response: transferred('recall'), errors: ['insufficient_credits'] }), scope: 'billing' },

@@ -16,6 +16,7 @@ import { readSettings, toSettingsView } from '../settings/account-settings.ts';
 import { applySettings, settingsChanges } from '../settings/settings.service.ts';
 import type { SettingsUpdate } from '../settings/settings.schemas.ts';
 import { record } from '../../platform/audit/record.ts';
+import type { Within } from '../../platform/http/idempotency.ts';
 import { changedFields } from '../../platform/audit/redact.ts';
 
 export interface CreateSubAccountInput {
@@ -81,6 +82,9 @@ function auditView(row: AccountRow) {
     settings: row.settings,
   };
 }
+
+/** A credit move's answer (the route's TransferResult). */
+export interface TransferOutcome { ok: boolean; direction: 'allocate' | 'recall'; amount: number; credits: number; parent_credits: number }
 
 export function createAccountService(deps: {
   db: Db;
@@ -210,7 +214,9 @@ export function createAccountService(deps: {
   }
 
   /** allocate: parent → sub-account (allowed even when the sub-account manages itself); recall: back. */
-  async function transfer(actor: Actor, accountId: string, amount: number, direction: 'allocate' | 'recall') {
+  async function transfer(
+    actor: Actor, accountId: string, amount: number, direction: 'allocate' | 'recall', within?: Within<TransferOutcome>,
+  ): Promise<TransferOutcome> {
     return db.transaction(async (tx) => {
       await loadManagedAccount(tx, actor, accountId, { write: direction === 'recall' });
       await lockPair(tx, actor.accountId, accountId);
@@ -225,7 +231,9 @@ export function createAccountService(deps: {
         before: { credits: credits + (direction === 'allocate' ? -amount : amount), parent_credits: parentCredits + (direction === 'allocate' ? amount : -amount) },
         after: { credits, parent_credits: parentCredits, amount },
       });
-      return { ok: true, direction, amount, credits, parent_credits: parentCredits };
+      const result = { ok: true, direction, amount, credits, parent_credits: parentCredits };
+      await within?.(tx, result);
+      return result;
     });
   }
 

@@ -35,7 +35,12 @@ export const CampaignPage = Type.Object({
   offset: Offset,
 });
 
-const CampaignList = Type.Object({
+export const CampaignListQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Page size, 1 to 100 (default 25)' }),
+  offset: Type.Integer({ minimum: 0, default: 0, description: 'Campaigns to skip (default 0)' }),
+});
+
+export const CampaignList = Type.Object({
   campaigns: Type.Array(Type.Object({ ...CampaignFields, stats: Stats }), { description: 'The page, newest first' }),
   limit: Type.Integer({ description: 'The page size used' }),
   offset: Type.Integer({ description: 'The offset used' }),
@@ -53,10 +58,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     schema: {
       tags: ['Tracking'], summary: 'The account\'s campaigns, newest first, with their counts',
       description: 'Pages through the account\'s campaigns (every batch, and every campaign name used on /send), newest first, each with its messages counted by status. Needs the read scope.',
-      querystring: Type.Object({
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Page size, 1 to 100 (default 25)' }),
-        offset: Type.Integer({ minimum: 0, default: 0, description: 'Campaigns to skip (default 0)' }),
-      }),
+      querystring: CampaignListQuery,
       response: { 200: CampaignList },
     },
   }, async (request) => services.campaigns.list(request.actor, request.query));

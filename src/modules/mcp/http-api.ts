@@ -27,6 +27,7 @@ export function createHttpApi(deps: { baseUrl: string; apiKey: string; fetch?: t
     const qs = search.size > 0 ? `?${search}` : '';
     const headers: Record<string, string> = { authorization: `Bearer ${deps.apiKey}`, 'x-tasman-tool': tool, accept: 'application/json' };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
     let res: Response;
     try {
       res = await doFetch(`${base}${filled}${qs}`, {

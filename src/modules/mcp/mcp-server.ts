@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
-  type CallToolResult,
+  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema,
+  McpError, ReadResourceRequestSchema, type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import fastJson from 'fast-json-stringify';
 import { AppError } from '../../platform/errors.ts';
@@ -9,8 +9,11 @@ import { fieldOf } from '../../platform/http/errors.ts';
 import { validatorCompiler } from '../../platform/http/validation.ts';
 import { ApiError } from './http-api.ts';
 import type { TasmanApi } from './operations.ts';
+import { prompts, renderPrompt } from './prompts.ts';
 import { resources } from './resources.ts';
+import { listedTools } from './tool-listing.ts';
 import { tools, type ToolDefinition } from './tools.schemas.ts';
+import { unknownArguments } from './unknown-arguments.ts';
 
 export interface McpServerOptions {
   api: TasmanApi;
@@ -26,12 +29,13 @@ export const SERVER_INFO = { name: 'tasman', version: '1.0.0' };
 
 const INSTRUCTIONS = 'Tasman sends SMS to Australian and New Zealand mobiles for this account. Sending spends credits '
   + 'and reaches real people: confirm recipients and wording with your user before calling send_sms, schedule_sms, '
-  + 'send_batch or reply_to_inbound. Errors come back as tool results whose text is JSON {error, code}; do not retry '
-  + 'a refused call unchanged.';
+  + 'send_batch or reply_to_inbound, and pass an idempotency_key so a retry never sends twice. Errors come back as '
+  + 'tool results whose text is JSON {error, code}; do not retry a refused call unchanged.';
 
 type ErrorBody = { error: string; code: string; [extra: string]: unknown };
 
-// Compiled once: inputs with the REST body validator (no type coercion, defaults applied, unknown fields dropped),
+// Compiled once: inputs with the REST body validator (no type coercion, defaults applied; unknown names are refused
+// before it runs, so a misspelt filter never widens a search),
 // outputs through the route's response schema exactly as Fastify serialises it, so nothing a REST response
 // would leave out (a hash, a secret) can reach an agent.
 const compiled = new Map(tools.map((tool) => [tool.name, {
@@ -63,11 +67,15 @@ function creditLimitError(credits: number, max: number): AppError {
 
 async function runTool(options: McpServerOptions, tool: ToolDefinition, args: Record<string, unknown>): Promise<CallToolResult> {
   const entry = compiled.get(tool.name)!;
+  const unknown = unknownArguments(tool.input, args);
+  if (unknown) throw unknown;
   if (!entry.validate(args)) throw validationError(entry.validate.errors ?? []);
   const credits = tool.credits?.(args, options.optoutLink) ?? 0;
   if (credits > options.maxCreditsPerCall) throw creditLimitError(credits, options.maxCreditsPerCall);
-  const result = await options.api(tool.op, tool.request(args), tool.name);
-  const structured = JSON.parse(entry.serialise(result)) as Record<string, unknown>;
+  const { idempotency_key: key, ...rest } = args;
+  const request = { ...tool.request(rest), ...(typeof key === 'string' ? { idempotencyKey: key } : {}) };
+  const result = await options.api(tool.op, request, tool.name);
+  const structured = JSON.parse(entry.serialise(tool.response ? tool.response(result) : result)) as Record<string, unknown>;
   return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
 }
 
@@ -77,21 +85,25 @@ async function runTool(options: McpServerOptions, tool: ToolDefinition, args: Re
  * them; only an unknown tool name is a protocol error.
  */
 export function createMcpServer(options: McpServerOptions): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((t) => ({
-      name: t.name, title: t.title, description: t.description,
-      inputSchema: t.input as { type: 'object' }, outputSchema: t.output as { type: 'object' },
-      annotations: { title: t.title, ...t.annotations },
-    })),
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: prompts.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })),
   }));
+
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    const prompt = prompts.find((p) => p.name === request.params.name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+    return renderPrompt(prompt, request.params.arguments ?? {});
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = tools.find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     try {
-      // A copy: validation fills defaults and drops unknown fields in place.
+      // A copy: validation fills defaults in place.
       const result = await runTool(options, tool, structuredClone(request.params.arguments ?? {}));
       options.onToolCall?.({ tool: tool.name, code: null });
       return result;

@@ -2,6 +2,7 @@ import type { Actor } from '../../platform/actor.ts';
 import type { Services } from '../../compose.ts';
 import type { BatchInput, SendInput } from '../messages/messages.service.ts';
 import type { InboxQuery } from '../inbox/inbox.service.ts';
+import type { Within } from '../../platform/http/idempotency.ts';
 
 // The REST operations the MCP tools and resources stand on. Each names its route (method and path, as the REST
 // API serves it) and the one service call that route makes, so a tool is the route without HTTP: over stdio the
@@ -12,13 +13,21 @@ export interface ApiRequest {
   params?: Record<string, string>;
   query?: Record<string, unknown>;
   body?: unknown;
+  /** The caller's Idempotency-Key, on an operation that spends (`keyedAs`). */
+  idempotencyKey?: string;
 }
 
 export interface Operation {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Fastify's form: `:id` for a path parameter. */
   path: string;
-  call(services: Services, actor: Actor, request: ApiRequest): Promise<unknown>;
+  /**
+   * On an operation that spends: what its route scopes an Idempotency-Key to (the name the REST route gives
+   * `idempotency.run`), so a key replays across REST and MCP alike.
+   */
+  keyedAs?(request: ApiRequest): string;
+  /** `within` stores the idempotent answer in the operation's own transaction. */
+  call(services: Services, actor: Actor, request: ApiRequest, within?: Within<unknown>): Promise<unknown>;
 }
 
 const id = (r: ApiRequest) => r.params!.id!;
@@ -28,8 +37,10 @@ const query = <T>(r: ApiRequest) => (r.query ?? {}) as T;
 const body = <T>(r: ApiRequest) => r.body as T;
 
 export const operations = {
-  send: { method: 'POST', path: '/send', call: (s, a, r) => s.messages.send(a, body<SendInput>(r)) },
-  sendBatch: { method: 'POST', path: '/send-batch', call: (s, a, r) => s.messages.sendBatch(a, body<BatchInput>(r)) },
+  send: { method: 'POST', path: '/send', keyedAs: () => 'send', call: (s, a, r, w) => s.messages.send(a, body<SendInput>(r), w) },
+  sendBatch: {
+    method: 'POST', path: '/send-batch', keyedAs: () => 'send-batch', call: (s, a, r, w) => s.messages.sendBatch(a, body<BatchInput>(r), w),
+  },
   previewSend: { method: 'POST', path: '/send/preview', call: (s, a, r) => s.messages.previewSend(a, body<SendInput>(r)) },
   searchMessages: {
     method: 'GET', path: '/messages', call: (s, a, r) => s.messages.list(a, query<Parameters<Services['messages']['list']>[1]>(r)),
@@ -37,12 +48,16 @@ export const operations = {
   addOptout: { method: 'POST', path: '/optouts', call: (s, a, r) => s.optouts.add(a, body<{ number: string }>(r).number) },
   getMessage: { method: 'GET', path: '/message/:id', call: (s, a, r) => s.messages.get(a, id(r)) },
   cancelMessage: { method: 'DELETE', path: '/message/:id', call: (s, a, r) => s.messages.cancel(a, id(r)) },
+  listCampaigns: {
+    method: 'GET', path: '/campaigns', call: (s, a, r) => s.campaigns.list(a, query<{ limit: number; offset: number }>(r)),
+  },
   getCampaign: {
     method: 'GET', path: '/campaign/:id', call: (s, a, r) => s.campaigns.get(a, id(r), query<{ limit: number; offset: number }>(r)),
   },
   listInbox: { method: 'GET', path: '/inbox', call: (s, a, r) => s.inbox.list(a, query<InboxQuery>(r)) },
   replyToInbound: {
-    method: 'POST', path: '/inbox/:id/reply', call: (s, a, r) => s.replies.reply(a, id(r), body<{ message: string; campaign?: string }>(r)),
+    method: 'POST', path: '/inbox/:id/reply', keyedAs: (r) => `inbox/${id(r)}/reply`,
+    call: (s, a, r, w) => s.replies.reply(a, id(r), body<{ message: string; campaign?: string }>(r), w),
   },
   listOptouts: { method: 'GET', path: '/optouts', call: (s, a) => s.optouts.list(a) },
   getBalance: { method: 'GET', path: '/balance', call: (s, a) => s.credits.balance(a) },
@@ -53,8 +68,8 @@ export const operations = {
   getSettings: { method: 'GET', path: '/settings', call: async (s, a) => s.settings.get(a) },
   listSubAccounts: { method: 'GET', path: '/accounts', call: (s, a) => s.accounts.list(a) },
   allocateCredits: {
-    method: 'POST', path: '/account/:id/credits/allocate',
-    call: (s, a, r) => s.accounts.transfer(a, id(r), body<{ amount: number }>(r).amount, 'allocate'),
+    method: 'POST', path: '/account/:id/credits/allocate', keyedAs: (r) => `account/${id(r)}/credits/allocate`,
+    call: (s, a, r, w) => s.accounts.transfer(a, id(r), body<{ amount: number }>(r).amount, 'allocate', w),
   },
 } satisfies Record<string, Operation>;
 

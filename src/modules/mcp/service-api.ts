@@ -3,7 +3,7 @@ import type { Services } from '../../compose.ts';
 import { authorize, type RoutePermission } from '../../platform/permissions.ts';
 import { AppError } from '../../platform/errors.ts';
 import { REFUSAL_CODES } from '../../platform/audit/entry.ts';
-import { operations, type OperationName, type TasmanApi } from './operations.ts';
+import { operations, type Operation, type OperationName, type TasmanApi } from './operations.ts';
 
 /** A route's permission as the route registry recorded it (platform/http/route-registry.ts `scopeOf`). */
 export type RouteScopeOf = (method: string, url: string) => RoutePermission | 'any' | null;
@@ -16,10 +16,15 @@ export type RouteScopeOf = (method: string, url: string) => RoutePermission | 'a
  */
 export function createServiceApi(services: Services, actor: Actor, routeScope: RouteScopeOf): TasmanApi {
   return async (op, request) => {
-    const operation = operations[op];
+    const operation: Operation = operations[op];
     try {
       authorize(actor, scopeOf(routeScope, op));
-      return await operation.call(services, actor, request);
+      const key = request.idempotencyKey;
+      if (key === undefined || !operation.keyedAs) return await operation.call(services, actor, request);
+      // The REST route's own rules and scope (platform/http/idempotency.ts): the same key replays the first answer.
+      const answer = await services.idempotency.runKeyed(actor.accountId, key, operation.keyedAs(request), request.body,
+        (within) => operation.call(services, actor, request, within));
+      return answer.result;
     } catch (err) {
       // A tool's refusal is a tool result, not an HTTP error, so the keyed routes' hook (auth.ts) never sees it.
       if (err instanceof AppError && REFUSAL_CODES.has(err.code)) {

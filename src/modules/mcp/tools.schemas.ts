@@ -1,7 +1,8 @@
-import { Type, type TObject } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TObject } from '@fastify/type-provider-typebox';
 import { Uuid } from '../../platform/http/schemas.ts';
+import { IdempotencyHeaders } from '../../platform/http/idempotency.ts';
 import { Balance, TransferRequest, TransferResult, AccountList } from '../accounts/accounts.schemas.ts';
-import { CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';
+import { CampaignList, CampaignListQuery, CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';
 import { InboxList, InboxQuery } from '../inbox/inbox.schemas.ts';
 import {
   BatchRequest, BatchResult, CancelResult, MessageDetail, MessageList, MessageListQuery, ReplyRequest, SendPreview, SendRequest, SendResult,
@@ -15,8 +16,10 @@ import { estimateBatchCredits, estimateSendCredits } from './credit-estimate.ts'
 import type { ApiRequest, OperationName } from './operations.ts';
 
 // Every MCP tool: the REST operation it calls, its input (built from that route's own request schemas, so the
-// same limits apply) and its output (the route's 200 schema). `credits` is the most the call could spend or
-// move, checked against MCP_MAX_CREDITS_PER_CALL before anything happens.
+// same limits apply) and its output (the route's 200 schema, which shapes the result; the listing leaves it out to
+// stay small, decision 0072). `credits` is the most the call could spend or move, checked against
+// MCP_MAX_CREDITS_PER_CALL before anything happens. Descriptions are short and say what a call costs and when to
+// ask the user: the whole list is in every agent's context (a test holds it under 5,000 tokens).
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -35,6 +38,8 @@ export interface ToolDefinition {
   annotations: ToolAnnotations;
   request(args: Record<string, unknown>): ApiRequest;
   credits?(args: Record<string, unknown>, optoutLink: string): number;
+  /** Shapes the route's answer for an agent (still valid against `output`). */
+  response?(result: unknown): unknown;
 }
 
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
@@ -55,6 +60,25 @@ function onId(idArg: string, rest: TObject = Type.Object({}), into: 'body' | 'qu
       ({ params: { id: id as string }, ...(Object.keys(rest.properties).length > 0 ? { [into]: others } : {}) }),
   };
 }
+/**
+ * A tool that sends or spends takes `idempotency_key`, the REST routes' Idempotency-Key (same rules, same
+ * per-account scope): a retry with the same key and arguments replays the first result instead of sending again.
+ */
+function keyed(input: TObject): TObject {
+  return Type.Object({
+    ...input.properties,
+    idempotency_key: Type.Optional(Type.String({ ...IdempotencyHeaders.properties['idempotency-key'], description: 'Unique per intended call; a retry with it replays the first result, never sends twice' })),
+  });
+}
+
+const ASK = 'Ask the user to confirm recipients, text and cost first.';
+
+/** `onId` for a tool that spends: the route's body plus `idempotency_key`. */
+function keyedOnId(idArg: string, rest: TObject) {
+  const tool = onId(idArg, rest);
+  return { ...tool, input: keyed(tool.input) };
+}
+
 const { from: _from, ...sendFields } = SendRequest.properties;
 // schedule_sms is send_sms with send_at required (the same route, so the same limits: future, at most 35 days).
 const { send_at: _sendAt, ...sendNowFields } = sendFields;
@@ -64,19 +88,16 @@ const { from: _batchFrom, ...batchFields } = BatchRequest.properties;
 export const tools: ToolDefinition[] = [
   {
     name: 'send_sms', title: 'Send an SMS', op: 'send',
-    description: 'Send one SMS to an Australian or New Zealand mobile. Costs 1 credit per part (160 characters in one '
-      + 'part, else 154 per part). Refused, with nothing charged, for an invalid number, an opted-out recipient or too '
-      + 'few credits. Needs the send scope.',
-    input: Type.Object(sendFields), output: SendResult, annotations: SPENDS,
+    description: `Send one SMS to an AU or NZ mobile. Costs 1 credit per part (160 characters, else 154 a part). ${ASK} `
+      + 'Refused, uncharged, for a bad number, an opted-out recipient or too few credits. Scope send.',
+    input: keyed(Type.Object(sendFields)), output: SendResult, annotations: SPENDS,
     request: (args) => ({ body: args }),
     credits: (args, link) => estimateSendCredits(args.message as string, link),
   },
   {
     name: 'schedule_sms', title: 'Schedule an SMS', op: 'send',
-    description: 'Send one SMS later: like send_sms, with send_at (ISO 8601 with offset, in the future, at most 35 days '
-      + 'ahead). Credits are taken now and refunded by cancel_scheduled; get_message shows status scheduled until it '
-      + 'goes. Needs the send scope.',
-    input: ScheduleInput, output: SendResult,
+    description: `send_sms at send_at (ISO 8601 with offset, at most 35 days ahead). Credits are taken now; cancel_scheduled refunds. ${ASK} Scope send.`,
+    input: keyed(ScheduleInput), output: SendResult,
     // Spends credits, but until send_at it can be undone (cancel_scheduled refunds it): not destructive.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     request: (args) => ({ body: args }),
@@ -84,105 +105,103 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'cancel_scheduled', title: 'Cancel a scheduled SMS', op: 'cancelMessage',
-    description: 'Cancel a message scheduled with schedule_sms (or send_at) before it goes, refunding its credits. '
-      + 'Refused with code not_scheduled once it is queued or sent (or already cancelled). Needs the send scope.',
+    description: 'Cancel a scheduled message before it goes and refund it; not_scheduled once it is queued or sent. Scope send.',
     ...onId('message_id'), output: CancelResult,
     // The message will never be sent; a repeat changes nothing more (it is refused with not_scheduled).
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   },
   {
     name: 'send_batch', title: 'Send a merged batch', op: 'sendBatch',
-    description: 'Send one message to up to 1,000 recipients; {{key}} placeholders take each recipient\'s merge_data. '
-      + 'Invalid numbers are listed and opted-out ones counted, neither charged; duplicates are sent once. All or '
-      + 'nothing on credits. Needs the send scope.',
-    input: Type.Object(batchFields), output: BatchResult, annotations: SPENDS,
+    description: 'One message to up to 1,000 recipients, {{key}} filled from each merge_data. Costs 1 credit per part per '
+      + `recipient; invalid, opted-out and repeated numbers are skipped uncharged; all or nothing on credits. ${ASK} Scope send.`,
+    input: keyed(Type.Object(batchFields)), output: BatchResult, annotations: SPENDS,
     request: (args) => ({ body: args }),
     credits: (args, link) => estimateBatchCredits(args as unknown as BatchInput, link),
   },
   {
     name: 'preview_message', title: 'Preview a message', op: 'previewSend',
-    description: 'What send_sms would send and charge (parts, encoding, sender, whether the recipient opted out), '
-      + 'without sending or charging. Needs the read scope.',
+    description: 'What send_sms would send and charge (parts, encoding, opted out), free. Use it to show the user the cost.',
     input: Type.Object(sendFields), output: SendPreview, annotations: READ,
     request: (args) => ({ body: args }),
   },
   {
     name: 'search_messages', title: 'Search sent messages', op: 'searchMessages',
-    description: 'The account\'s outbound messages, newest first, filtered and paged with a cursor. Needs the read scope.',
+    description: 'Outbound messages, newest first, filtered, paged by cursor.',
     input: MessageListQuery, output: MessageList, annotations: READ,
     request: (query) => ({ query }),
   },
   {
     name: 'add_optout', title: 'Add an opt-out', op: 'addOptout',
-    description: 'Put a number on the opt-out list (someone asked not to be messaged): later sends to it are refused. '
-      + 'Needs the send scope.',
+    description: 'Stop messaging a number (someone asked): later sends to it are refused. Free. Scope send.',
     input: NumberBody, output: AddResult,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     request: (body) => ({ body }),
   },
   {
     name: 'get_message', title: 'Get a message', op: 'getMessage',
-    description: 'A sent message and its delivery receipt: status scheduled, queued, sent, delivered, failed or cancelled; '
-      + 'with link_tracking, its short links and their clicks. Needs the read scope.',
+    description: 'A message, its status (scheduled, queued, sent, delivered, failed, cancelled), receipt and link clicks.',
     ...onId('message_id'), output: MessageDetail, annotations: READ,
   },
   {
+    name: 'list_campaigns', title: 'List campaigns', op: 'listCampaigns',
+    description: 'Campaigns (batches and named sends), newest first, with message counts by status.',
+    input: CampaignListQuery, output: CampaignList, annotations: READ,
+    request: (query) => ({ query }),
+  },
+  {
     name: 'get_campaign', title: 'Get a campaign', op: 'getCampaign',
-    description: 'A campaign (a batch, or sends grouped by campaign name) with delivery statistics and a page of its '
-      + 'messages. Needs the read scope.',
+    description: 'One campaign: delivery counts and a page of its messages.',
     ...onId('campaign_id', Type.Partial(CampaignPage), 'query'), output: CampaignResponse, annotations: READ,
   },
   {
     name: 'list_inbox', title: 'List inbound messages', op: 'listInbox',
-    description: 'Replies received, newest first, with paging and filters on sender and date. Opt-out replies have '
-      + 'is_optout true. Needs the read scope.',
+    description: 'Replies received, newest first, filtered by sender and date; is_optout marks STOP replies.',
     input: InboxQuery, output: InboxList, annotations: READ,
     request: (query) => ({ query }),
   },
   {
     name: 'reply_to_inbound', title: 'Reply to an inbound message', op: 'replyToInbound',
-    description: 'Send an SMS back to the person who wrote an inbound message, from the number they wrote to when '
-      + 'it is one of this account\'s. Charged like send_sms. Needs the send scope.',
-    ...onId('inbound_id', ReplyRequest), output: SendResult, annotations: SPENDS,
+    description: `SMS back to an inbound message's sender, from the number they wrote to. Costs as send_sms. ${ASK} Scope send.`,
+    ...keyedOnId('inbound_id', ReplyRequest), output: SendResult, annotations: SPENDS,
     credits: (args, link) => estimateSendCredits(args.message as string, link),
   },
   {
     name: 'list_optouts', title: 'List opt-outs', op: 'listOptouts',
-    description: 'The numbers that opted out of this account\'s messages: sends to them are refused. Needs the read scope.',
+    description: 'Numbers that opted out; sends to them are refused.',
     ...READ_NOTHING, output: OptoutList,
   },
   {
     name: 'get_balance', title: 'Get the credit balance', op: 'getBalance',
-    description: 'Credits available to spend (1 credit per message part). Needs the read scope.',
+    description: 'Credits left (1 per message part).',
     ...READ_NOTHING, output: Balance,
   },
   {
     name: 'get_report', title: 'Get a usage report', op: 'getReport',
-    description: 'Messages, parts, delivery outcomes, credits, inbound messages and opt-outs over a range of days '
-      + '(default the last 30), with optional filters. Needs the read scope.',
+    description: 'Messages, parts, delivery outcomes, credits, replies and opt-outs over days (default the last 30).',
     input: ReportQuery, output: UsageReport, annotations: READ,
     request: (query) => ({ query }),
   },
   {
     name: 'get_settings', title: 'Get the sending settings', op: 'getSettings',
-    description: 'The account\'s quiet hours (messages due inside them wait until they end unless urgent), the time '
-      + 'zone of its Australian recipients, and the link-tracking default. Needs the read scope.',
+    description: 'Quiet hours (non-urgent sends wait until they end), time zone and link-tracking default.',
     ...READ_NOTHING, output: SettingsResponse,
   },
   {
     name: 'list_numbers', title: 'List dedicated numbers', op: 'listNumbers',
-    description: 'The account\'s dedicated numbers (usable as sender). Needs the read scope.',
+    description: 'The account\'s dedicated numbers, usable as sender.',
     ...READ_NOTHING, output: NumberList,
   },
   {
     name: 'list_sub_accounts', title: 'List sub-accounts', op: 'listSubAccounts',
-    description: 'The sub-accounts of a parent account (account hierarchy must be enabled). Needs the read scope.',
+    description: 'This parent account\'s sub-accounts (not itself), with their credits. Needs account hierarchy.',
     ...READ_NOTHING, output: AccountList,
+    // The route lists the caller first (as the client libraries document); an agent wants the ones it can fund.
+    response: (result) => ({ accounts: (result as Static<typeof AccountList>).accounts.slice(1) }),
   },
   {
     name: 'allocate_credits', title: 'Allocate credits to a sub-account', op: 'allocateCredits',
-    description: 'Move credits from this (parent) account to one of its sub-accounts. Needs the billing scope.',
-    ...onId('account_id', TransferRequest), output: TransferResult,
+    description: 'Move `amount` credits from this account to a sub-account (from list_sub_accounts). Ask the user to confirm. Scope billing.',
+    ...keyedOnId('account_id', TransferRequest), output: TransferResult,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     credits: (args) => args.amount as number,
   },

@@ -1,9 +1,10 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams } from '../../platform/http/schemas.ts';
+import { IdempotencyHeaders } from '../../platform/http/idempotency.ts';
 import type { Services } from '../../compose.ts';
 import {
-  BatchPreview, BatchRequest, CancelResult, BatchResult, IdempotencyHeaders, SendPreview, MessageList, MessageListQuery, MessageDetail, ReplyRequest,
+  BatchPreview, BatchRequest, CancelResult, BatchResult, SendPreview, MessageList, MessageListQuery, MessageDetail, ReplyRequest,
   SendRequest, SendResult, sendContract, previewContract, withBatchErrors, replyErrors, SEND_SAMPLE, BATCH_SAMPLE, MESSAGE_EXAMPLES, SEND_RESULT_EXAMPLE,
 } from './messages.schemas.ts';
 
@@ -80,12 +81,19 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   }, async (request) => messages.list(request.actor, request.query));
 
   app.post('/inbox/:id/reply', {
-    // A send to the inbound's sender (messages.send without an Idempotency-Key), once the inbound is found.
-    config: { contract: { sample: { body: { message: 'Thanks Ana, see you on Tuesday.' } }, response: SEND_RESULT_EXAMPLE, errors: [...replyErrors, 'not_found'] }, scope: 'send' },
+    // A send to the inbound's sender (messages.send), once the inbound is found; its key is scoped to the inbound.
+    config: {
+      contract: {
+        sample: { body: { message: 'Thanks Ana, see you on Tuesday.' } }, response: SEND_RESULT_EXAMPLE,
+        errors: [...replyErrors, 'not_found', 'idempotency_in_flight', 'idempotency_mismatch'],
+      },
+      scope: 'send',
+    },
     schema: {
       tags: ['Inbound and opt-outs'], summary: 'Reply to an inbound message (a send to its sender, charged as one)',
-      description: 'Sends a message to whoever sent the inbound message, from the number it arrived on, charged and refused as /send is (the sender may have opted out since). The new message is tracked like any other. An inbound id of another account answers 404. Not idempotent: each call sends again. Needs the send scope.',
-      params: IdParams, body: ReplyRequest, response: { 200: SendResult },
+      description: 'Sends a message to whoever sent the inbound message, from the number it arrived on, charged and refused as /send is (the sender may have opted out since). The new message is tracked like any other. An inbound id of another account answers 404. Each call sends again unless it carries an Idempotency-Key, which replays the first answer as on /send. Needs the send scope.',
+      params: IdParams, body: ReplyRequest, headers: IdempotencyHeaders, response: { 200: SendResult },
     },
-  }, async (request) => services.replies.reply(request.actor, request.params.id, request.body));
+  }, async (request, reply) => idempotency.run(request, reply, `inbox/${request.params.id}/reply`,
+    (within) => services.replies.reply(request.actor, request.params.id, request.body, within)));
 };

@@ -163,13 +163,6 @@ export const MessageList = Type.Object({
   next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page' }),
 }, { description: 'A page of messages' });
 
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({
-    minLength: 1, maxLength: 255,
-    description: 'Any unique string per intended send (a UUID is good): a retry with the same key and body within 24 hours answers the first result and sends nothing; the same key with another body answers 409',
-  })),
-});
-
 /** What a message's text and sender can be refused for, sent or previewed (messages.service.ts). */
 const textErrors = ['invalid_number', 'message_empty', 'message_too_long', 'sender_not_allowed', 'unknown_merge_field'] as const;
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Type } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rows, type Db, type Tx } from '../db/client.ts';
@@ -12,6 +13,14 @@ const TTL_MS = 24 * 60 * 60 * 1000;
  * whose process died is retaken within this long, however slow a live request is.
  */
 const LEASE_MS = 15_000;
+
+/** The header of every route that spends or moves credits. */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({
+    minLength: 1, maxLength: 255,
+    description: 'Any unique string per intended send or transfer (a UUID is good): a retry with the same key and body within 24 hours answers the first result and sends nothing; the same key with another body answers 422 idempotency_mismatch, and while the first is still running 409 idempotency_in_flight',
+  })),
+});
 
 export type Within<T> = (tx: Tx, result: T) => Promise<void>;
 
@@ -70,14 +79,15 @@ export function createIdempotency(db: Db, options: { leaseMs?: number } = {}) {
     });
   }
 
-  async function run<T>(
-    request: FastifyRequest, reply: FastifyReply, route: string, fn: (within?: Within<T>) => Promise<T>,
-  ): Promise<T> {
-    const header = request.headers['idempotency-key'];
-    const key = Array.isArray(header) ? header[0] : header;
-    if (!key) return fn(undefined);
-    const accountId = request.actor.accountId;
-    const hash = createHash('sha256').update(`${route}\n${canonicalJson(request.body)}`).digest('hex');
+  /**
+   * The key's rules without HTTP (the MCP tools use them too): the first request with a key runs `fn`, which
+   * stores its result through `within` in its own transaction; a repeat answers that result with `replayed`.
+   * `route` names what the key was used for (a key of one operation never replays another's), `body` is hashed.
+   */
+  async function runKeyed<T>(
+    accountId: string, key: string, route: string, body: unknown, fn: (within: Within<T>) => Promise<T>,
+  ): Promise<{ result: T; status: number; replayed: boolean }> {
+    const hash = createHash('sha256').update(`${route}\n${canonicalJson(body)}`).digest('hex');
 
     let owned = await claim(accountId, key, route, hash);
     if (!owned) {
@@ -93,19 +103,18 @@ export function createIdempotency(db: Db, options: { leaseMs?: number } = {}) {
       } else if (row.response_status === null) {
         throw new AppError('idempotency_in_flight', 'A request with this Idempotency-Key is still being processed');
       } else {
-        reply.header('idempotent-replayed', 'true');
-        reply.status(row.response_status);
-        return JSON.parse(row.response_body!) as T;
+        return { result: JSON.parse(row.response_body!) as T, status: row.response_status, replayed: true };
       }
     }
 
     const stopBeat = heartbeat(accountId, key);
     try {
-      return await fn(async (tx, result) => {
+      const result = await fn(async (tx, value) => {
         await tx.execute(sql`
-          update idempotency_keys set response_status = 200, response_body = ${JSON.stringify(result)}
+          update idempotency_keys set response_status = 200, response_body = ${JSON.stringify(value)}
           where account_id = ${accountId} and key = ${key}`);
       });
+      return { result, status: 200, replayed: false };
     } catch (err) {
       // Nothing was committed: free the key so the client can retry once it has fixed the cause.
       await db.execute(sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key} and response_status is null`);
@@ -115,6 +124,21 @@ export function createIdempotency(db: Db, options: { leaseMs?: number } = {}) {
     }
   }
 
+  /** The Idempotency-Key header of a request, if it has one, around a route's handler. */
+  async function run<T>(
+    request: FastifyRequest, reply: FastifyReply, route: string, fn: (within?: Within<T>) => Promise<T>,
+  ): Promise<T> {
+    const header = request.headers['idempotency-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key) return fn(undefined);
+    const answer = await runKeyed(request.actor.accountId, key, route, request.body, fn);
+    if (answer.replayed) {
+      reply.header('idempotent-replayed', 'true');
+      reply.status(answer.status);
+    }
+    return answer.result;
+  }
+
   async function purgeExpired(limit = 1000): Promise<number> {
     const done = await rows<{ key: string }>(db, sql`
       delete from idempotency_keys where ctid in (
@@ -122,7 +146,7 @@ export function createIdempotency(db: Db, options: { leaseMs?: number } = {}) {
     return done.length;
   }
 
-  return { run, purgeExpired };
+  return { run, runKeyed, purgeExpired };
 }
 
 export type Idempotency = ReturnType<typeof createIdempotency>;
