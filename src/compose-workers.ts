@@ -9,7 +9,7 @@ import { startPeriodic } from './platform/jobs/periodic.ts';
 import { createSmppServer, type CarrierSet, type SmppServer } from './carrier/index.ts';
 import { createSmppGateway } from './modules/smpp-credentials/smpp-gateway.service.ts';
 import { SMPP_REVOKED_CHANNEL } from './modules/smpp-credentials/smpp-credentials.repo.ts';
-import { purgeSmppQueue, SMPP_QUEUED_CHANNEL } from './modules/smpp-credentials/smpp-queue.repo.ts';
+import { purgeSmppQueue, queueEndedReceipts, SMPP_QUEUED_CHANNEL } from './modules/smpp-credentials/smpp-queue.repo.ts';
 import { createSharedBindLimits } from './modules/smpp-credentials/smpp-limits.ts';
 import { UnstorableDeliveryError, type Carrier } from './carrier/carrier.ts';
 import { isDataException } from './platform/db/sql-state.ts';
@@ -31,6 +31,7 @@ const EXPIRY_SWEEP_MS = 60_000;
 const NUMBER_RENEWAL_MS = 10 * 60_000;
 // Deliveries older than SMPP_SERVER_QUEUE_HOURS are dropped this often.
 const QUEUE_PURGE_MS = 10 * 60_000;
+const ENDED_RECEIPTS_MS = 10_000;
 // The credit ledger check reads the whole ledger: every quarter of an hour, the first a minute after start-up.
 const LEDGER_CHECK_MS = 15 * 60_000;
 
@@ -125,11 +126,14 @@ async function startSmppServerRole(settings: NonNullable<Config['smppServer']>, 
   // A delivery queued anywhere wakes the instance holding a receiving bind of its credential.
   const unlistenQueued = await services.database.listen(SMPP_QUEUED_CHANNEL, (credentialId) => { server.wake(credentialId); });
   const purge = every(QUEUE_PURGE_MS, () => purgeSmppQueue(services.db, settings.queueHours), logger, 'SMPP delivery queue purge');
+  // Receipts for messages that ended without a receipt transaction (refused at submit, expired, cancelled).
+  const ended = every(ENDED_RECEIPTS_MS, () => queueEndedReceipts(services.db), logger, 'SMPP receipts of messages ended otherwise');
   await server.start();
   return {
     server,
     stop: async () => {
       await purge();
+      await ended();
       await unlisten();
       await unlistenQueued();
       await server.stop();

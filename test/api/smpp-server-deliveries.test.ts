@@ -40,8 +40,10 @@ describe('SMPP server: receipts and inbound messages', () => {
     const asked = await submit(esme, { destination_addr: to.slice(1), dest_addr_ton: 1, short_message: 'With a receipt', registered_delivery: 1 });
     const silent = await submit(esme, { destination_addr: mobile().slice(1), dest_addr_ton: 1, short_message: 'Without' });
     const failed = await submit(esme, { destination_addr: `${to.slice(1, -3)}999`, dest_addr_ton: 1, short_message: 'Undelivered', registered_delivery: 1 });
-    for (const r of [asked, silent, failed]) expect(r.command_status).toBe(0);
-    await pollUntil(async () => esme.delivered.length, (n) => n >= 2, 'two receipts');
+    // Refused by the carrier at submit: no receipt transaction, the message ends rejected all the same.
+    const refused = await submit(esme, { destination_addr: `${to.slice(1, -3)}996`, dest_addr_ton: 1, short_message: 'Refused', registered_delivery: 1 });
+    for (const r of [asked, silent, failed, refused]) expect(r.command_status).toBe(0);
+    await pollUntil(async () => esme.delivered.length, (n) => n >= 3, 'three receipts');
     const byId = new Map(esme.delivered.map((d) => [d.receipted_message_id as string, d]));
     const ok = byId.get(asked.message_id as string)!;
     expect(ok).toMatchObject({ esm_class: 4, message_state: 2, source_addr: to.slice(1), destination_addr: '' });
@@ -49,6 +51,9 @@ describe('SMPP server: receipts and inbound messages', () => {
     const bad = byId.get(failed.message_id as string)!;
     expect(bad).toMatchObject({ esm_class: 4, message_state: 5 });
     expect((bad.short_message as { message: string }).message).toContain('stat:UNDELIV');
+    const rejected = byId.get(refused.message_id as string)!;
+    expect(rejected).toMatchObject({ esm_class: 4, message_state: 8 });
+    expect((rejected.short_message as { message: string }).message).toContain('stat:REJECTD');
     // The message without registered_delivery is delivered too, but sends nothing back.
     await pollUntil(() => call(t.app, acct.apiKey, 'GET', `/message/${silent.message_id as string}`), (m) => (m.body.message as { status: string }).status === 'delivered', 'the silent message delivered');
     expect(byId.has(silent.message_id as string)).toBe(false);

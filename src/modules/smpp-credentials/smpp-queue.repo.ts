@@ -71,6 +71,27 @@ export async function queueReceipts(tx: Executor, finals: FinalMessage[]): Promi
   }));
 }
 
+/**
+ * The receipts no receipt transaction queued: messages that ended another way (refused by the carrier at submit,
+ * expired without a receipt, given up, cancelled while scheduled) are found by their outcome and queued here.
+ * smpp_submits holds only receipts still owed, so the join stays small.
+ */
+export async function queueEndedReceipts(db: Db): Promise<number> {
+  return db.transaction(async (tx) => {
+    const ended = await rows<{ id: string; status: string; dlr_status: string | null; dlr_error_code: string | null; error_code: string | null; dlr_received_at: Date | null; created_at: Date; body: string | null }>(tx, sql`
+      select m.id, m.status, m.dlr_status, m.dlr_error_code, m.error_code, m.dlr_received_at, m.created_at, m.body
+      from smpp_submits s join messages m on m.id = s.message_id
+      where m.dlr_status is not null or m.status in ('failed', 'cancelled')
+      limit 1000
+      for update of s skip locked`);
+    await queueReceipts(tx, ended.map((m) => ({
+      id: m.id, dlrStatus: m.dlr_status ?? (m.status === 'cancelled' ? 'deleted' : 'undelivered'), dlrErrorCode: m.dlr_error_code ?? m.error_code,
+      dlrReceivedAt: m.dlr_received_at, createdAt: m.created_at, body: m.body,
+    })));
+    return ended.length;
+  });
+}
+
 const address = (value: string): EsmeAddress =>
   (/^\+\d+$/.test(value) ? { addr: value.slice(1), ton: 1, npi: 1 } : /^\d+$/.test(value) ? { addr: value, ton: 0, npi: 1 } : { addr: value, ton: 5, npi: 0 });
 
