@@ -28,7 +28,7 @@ const freePort = async (): Promise<number> => {
 
 const smppPort = await freePort();
 const proc = await startTasmanProcess({
-  DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000', AUTH_FAILURE_LIMIT: '1000000',
+  DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_CONCURRENCY: '100000', AUTH_FAILURE_LIMIT: '1000000',
   SMPP_SERVER_PORT: String(smppPort), SMPP_SERVER_WINDOW: String(window),
   ...(databaseUrl ? { DATABASE_URL: databaseUrl, TASMAN_ADMIN_TOKEN: 'bench-admin' } : {}),
 });
