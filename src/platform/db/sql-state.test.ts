@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable, sqlStateOf } from './sql-state.ts';
+import { isDatabaseUnavailable, isTransientConflict, sqlStateOf } from './sql-state.ts';
 
 const pgError = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 // Drizzle wraps the driver's error.
@@ -26,5 +26,19 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
     expect(isDatabaseUnavailable(null)).toBe(false);
     expect(sqlStateOf(wrapped(pgError('57P01')))).toBe('57P01');
+  });
+});
+
+describe('isTransientConflict', () => {
+  it('is true for a deadlock and a serialization failure (the whole transaction was rolled back), wrapped or not', () => {
+    for (const code of ['40P01', '40001']) {
+      expect(isTransientConflict(pgError(code)), code).toBe(true);
+      expect(isTransientConflict(wrapped(pgError(code))), `wrapped ${code}`).toBe(true);
+    }
+  });
+
+  it('is false for anything else', () => {
+    for (const code of ['23505', '57P01', '40002', '25006']) expect(isTransientConflict(wrapped(pgError(code))), code).toBe(false);
+    expect(isTransientConflict(new Error('boom'))).toBe(false);
   });
 });

@@ -15,6 +15,15 @@ export function sqlStateOf(err: unknown): string | undefined {
  */
 export const isDataException = (err: unknown): boolean => sqlStateOf(err)?.startsWith('22') ?? false;
 
+/**
+ * Class 40, transaction rollback: a deadlock (40P01) or a serialization failure (40001). PostgreSQL rolled the
+ * whole transaction back, so nothing of it was committed, and the same transaction may succeed if run again.
+ */
+export const isTransientConflict = (err: unknown): boolean => {
+  const code = sqlStateOf(err);
+  return code === '40P01' || code === '40001';
+};
+
 // Server states that end a session or refuse writes on it: admin shutdown (57P01, what pg_terminate_backend, a
 // failover or a pooler restart sends), crash shutdown (57P02), cannot connect now (57P03), and a server that is
 // (now) a standby (25006, read-only transaction).

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorStatus, type ErrorCode } from '../errors.ts';
 import { findInputProblem } from './input-guard.ts';
-import { isDatabaseUnavailable, sqlStateOf } from '../db/sql-state.ts';
+import { isDatabaseUnavailable, isTransientConflict, sqlStateOf } from '../db/sql-state.ts';
 
 // `code` is an ErrorCode: the union in platform/errors.ts is closed, so every code this handler can emit is
 // declared there with its status.
@@ -29,6 +29,9 @@ function fromDatabase(err: unknown): AppError | null {
   // The connection was reset or the server is failing over: nothing was answered 2xx, so a retry (with the same
   // Idempotency-Key for a send) is safe.
   if (isDatabaseUnavailable(err)) return new AppError('service_unavailable', 'The database is unavailable; try again shortly');
+  // A deadlock or serialization failure rolled the request's transaction back whole: the same request (with the
+  // same Idempotency-Key for a send) can simply be tried again.
+  if (isTransientConflict(err)) return new AppError('service_unavailable', 'The request met a concurrent change and was not applied; try again');
   return null;
 }
 
