@@ -176,6 +176,7 @@ export async function startWorkers(config: Config, services: Services, carriers:
     ...(smpp ? [smpp.stop] : []),
     await startWebhookWorker({
       db: services.db, signal: services.signals.webhooks, secretKey: services.secretKey, webhook: config.webhook, logger,
+      firstAttempts: services.firstAttempts,
       options: { onAttempt: (result) => services.metrics.webhookDeliveries.inc({ result }) },
     }),
   ];

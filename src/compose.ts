@@ -20,6 +20,7 @@ import { createMessageService } from './modules/messages/messages.service.ts';
 import { createLinkService } from './modules/links/links.service.ts';
 import { createAuthenticator } from './modules/keys/authenticator.ts';
 import { createWebhookService } from './modules/webhooks/webhooks.service.ts';
+import type { FirstAttemptSlot } from './modules/webhooks/first-attempt.ts';
 import { createOptoutLinkService } from './modules/optout-link/optout-link.service.ts';
 import { createReportService } from './modules/reports/reports.service.ts';
 import { createAccountService } from './modules/accounts/accounts.service.ts';
@@ -88,8 +89,10 @@ function createServices(
   const mail = createMailer({ db, smtpUrl: config.mail.smtpUrl, from: config.mail.from, logger: logger.child({ component: 'mail' }) });
   const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor, throttle, mail, refused: audit.refused });
   const links = createLinkService({ db, base: config.optoutLinkBase, onEvents: () => webhooks.raise() });
+  // Set by the webhook role while it runs in this process: receipts recorded here start their webhooks at once.
+  const firstAttempts: FirstAttemptSlot = { current: null };
   const receipts = createReceiptService({
-    db, linksOf: links.viewsOf, onEvents: () => webhooks.raise(), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
+    db, linksOf: links.viewsOf, onEvents: () => webhooks.raise(), firstAttempts: () => firstAttempts.current?.() ?? null, validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
     carrierValidityHours: Object.fromEntries((config.carriers.config?.carriers ?? []).map((c) => [c.id, c.validityHours])),
     // With the SMPP server on, a message's outcome queues the receipt its ESME asked for, in the same transaction.
     ...(config.smppServer ? { onFinal: queueReceipts } : {}),
@@ -103,6 +106,7 @@ function createServices(
     config,
     metrics,
     signals: { queued, webhooks },
+    firstAttempts,
     secretKey,
     authenticate: createAuthenticator(db, { listen: database.listen }) satisfies Authenticate,
     idempotency: createIdempotency(db),

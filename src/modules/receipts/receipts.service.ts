@@ -5,6 +5,7 @@ import { toMessageView } from '../messages/message-view.ts';
 import type { LinksOf } from '../../common/link-view.ts';
 import { recordEvent, recordEvents } from '../webhooks/outbox.ts';
 import type { MessageRow } from '../messages/messages.repo.ts';
+import type { FirstAttempts } from '../webhooks/first-attempt.ts';
 import { combinedState, finalOutcome, statusFor, type FinalState } from './receipt-outcome.ts';
 import {
   applyFinal, applyFinalBatch, findHolder, lockMessage, lockOverdue, markSegment, receiptKey, segmentStates,
@@ -33,6 +34,8 @@ export interface ReceiptServiceDeps {
   now?: () => Date;
   /** Called after a commit that recorded webhook events (wakes the webhook worker). */
   onEvents?: () => void;
+  /** This process's webhook worker's first attempts, while it runs one (webhooks/first-attempt.ts), else null. */
+  firstAttempts?: () => FirstAttempts | null;
   logger?: { warn(obj: object, msg?: string): void };
   /** The validity period set on every submit (MESSAGE_VALIDITY_HOURS, default 48). */
   validityHours?: number;
@@ -179,6 +182,8 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
     maxSize: RECEIPT_BATCH,
     maxConcurrent: RECEIPT_BATCHES_IN_FLIGHT,
     run: async (items) => {
+      // The batch's webhooks start right after its commit, from this process, without a claim (decision 0074).
+      const first = deps.firstAttempts?.() ?? undefined;
       try {
         const { handled, alreadyFinal: final } = await db.transaction(async (tx) => {
           const result = await applyFinalBatch(tx, items.map((q) => ({
@@ -188,14 +193,16 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
           const links = await deps.linksOf(tx, result.updated);
           recordedEvents += await recordEvents(tx, 'message.dlr', result.updated.map((row) => ({
             accountId: row.accountId, messageId: row.id, body: toMessageView(row, links.get(row.id) ?? []),
-          })));
+          })), first);
           return result;
         });
+        first?.committed();
         // One whose message already had its outcome goes the one-receipt way, which tells a repeat from a receipt
         // for a newer message with a reused id (apply). Both are rare.
         const finalAlready = new Set(final);
         return items.map((q) => handled.has(receiptKey(q.ref)) && !finalAlready.has(receiptKey(q.ref)));
       } catch {
+        first?.cancel();
         return items.map(() => false);
       } finally {
         wakeIfRecorded();

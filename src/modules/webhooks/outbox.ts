@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
+import type { ClaimedDelivery } from './delivery.repo.ts';
+import type { FirstAttempts } from './first-attempt.ts';
 
 export type WebhookKind = 'delivery_receipt' | 'inbound';
 export type WebhookEvent = 'message.dlr' | 'message.inbound' | 'message.click';
@@ -61,21 +63,44 @@ export async function recordEvent(
   return inserted[0]?.id ?? null;
 }
 
-/** recordEvent for many events of one kind in one statement (the receipt batch path); same rules, same bytes. */
+/**
+ * recordEvent for many events of one kind in one statement (the receipt batch path); same rules, same bytes.
+ * With `first` (this process runs the webhook worker: first-attempt.ts), the events it has room for are inserted
+ * leased to its claim and handed to it after the commit, without a claim update.
+ */
 export async function recordEvents(
   tx: Executor,
   event: WebhookEvent,
   items: Array<{ accountId: string; messageId: string; body: unknown }>,
+  first?: FirstAttempts,
 ): Promise<number> {
   if (items.length === 0) return 0;
-  const input = JSON.stringify(items.map((i) => ({ id: uuidv7(), account_id: i.accountId, message_id: i.messageId, body: JSON.stringify(i.body) })));
-  const inserted = await rows<{ id: string }>(tx, sql`
-    insert into webhook_deliveries (id, account_id, event, message_id, body)
-    select x.id, x.account_id, ${event}, x.message_id, x.body
-    from jsonb_to_recordset(${input}::jsonb) as x(id uuid, account_id uuid, message_id uuid, body text)
-    where exists (select 1 from webhook_endpoints
-                  where account_id = x.account_id and ${receives(event)})
-    order by x.id
-    returning id`);
+  const held = first?.reserve(items.map((i) => ({ accountId: i.accountId, event }))) ?? [];
+  const input = JSON.stringify(items.map((i, n) => ({
+    id: uuidv7(), account_id: i.accountId, message_id: i.messageId, body: JSON.stringify(i.body), held: held[n] === true,
+  })));
+  // Born claimed: the lease and token a claim would write (delivery.repo.ts claimDue), and the endpoint as the
+  // claim returns it.
+  const leaseMs = first?.leaseMs ?? 0;
+  const inserted = await rows<ClaimedDelivery & { held: boolean }>(tx, sql`
+    with inserted as (
+      insert into webhook_deliveries (id, account_id, event, message_id, body, next_attempt_at, lease_until, claim_token)
+      select x.id, x.account_id, ${event}, x.message_id, x.body,
+             case when x.held then now() + ${leaseMs} * interval '1 millisecond' else now() end,
+             case when x.held then now() + ${leaseMs} * interval '1 millisecond' end,
+             case when x.held then ${first?.token ?? null}::uuid end
+      from jsonb_to_recordset(${input}::jsonb) as x(id uuid, account_id uuid, message_id uuid, body text, held boolean)
+      where exists (select 1 from webhook_endpoints
+                    where account_id = x.account_id and ${receives(event)})
+      order by x.id
+      returning id, account_id, event, body, attempts, claim_token
+    )
+    select i.id, i.account_id as "accountId", i.event, i.body, i.attempts, i.claim_token as claim,
+           i.claim_token is not null as held,
+           e.url, e.url_credentials_sealed as "urlCredentialsSealed", e.enabled, e.secret_sealed as "secretSealed",
+           case when e.previous_secret_until > now() then e.previous_secret_sealed end as "previousSecretSealed"
+    from inserted i
+    left join webhook_endpoints e on e.account_id = i.account_id and e.kind = ${sql.raw(`'${kindOf[event]}'`)}`);
+  first?.inserted(inserted.filter((r) => r.held).map(({ held: _held, ...row }) => row));
   return inserted.length;
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { createBatcher } from '../../platform/jobs/batcher.ts';
 import type { QueueSignal } from '../../platform/jobs/signal.ts';
-import { createWorkerLoop } from '../../platform/jobs/worker-loop.ts';
+import { createWorkerLoop, DEFAULT_LEASE_MS } from '../../platform/jobs/worker-loop.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { claimDue, completeAttempts, disableFailing, endpointKey, renewLeases, type AttemptOutcome, type ClaimedDelivery } from './delivery.repo.ts';
 import { createWebhookSender, isDelivered, type PostResult, type WebhookSender } from './http-sender.ts';
@@ -13,6 +13,7 @@ import { DEFAULT_HEADER_PREFIXES, webhookHeaders } from './headers.ts';
 import type { WebhookEvent } from './outbox.ts';
 import { createEndpointCaps } from './endpoint-cap.ts';
 import { claimOnAnswer, scanFor } from './claim-scan.ts';
+import { createFirstAttempts, type FirstAttemptPort, type FirstAttemptSlot } from './first-attempt.ts';
 
 /**
  * The webhook delivery worker. Invariants (README.md):
@@ -106,6 +107,34 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     },
   });
 
+  // Slots taken for first attempts whose transaction has not committed yet (first-attempt.ts): claims leave them.
+  let reserved = 0;
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const release = (key: string) => {
+    const open = inflight.get(key) ?? 1;
+    if (open <= 1) inflight.delete(key);
+    else inflight.set(key, open - 1);
+  };
+  const firstAttemptPort: FirstAttemptPort = {
+    leaseMs,
+    take(accountId, event) {
+      const key = endpointKey(accountId, event);
+      const open = inflight.get(key) ?? 0;
+      if (stopping || loop.free() - reserved <= 0 || open >= caps.cap(key)) return false;
+      inflight.set(key, open + 1);
+      reserved += 1;
+      return true;
+    },
+    give(accountId, event) {
+      release(endpointKey(accountId, event));
+      reserved -= 1;
+    },
+    start(rows, token) {
+      reserved -= rows.length;
+      if (!loop.adopt(rows, token)) for (const row of rows) release(endpointKey(row.accountId, row.event));
+    },
+  };
+
   function room(): Record<string, number> {
     const r: Record<string, number> = {};
     for (const [key, cap] of caps.grown()) r[key] = cap;
@@ -117,10 +146,12 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     name: 'webhooks',
     concurrency,
     pollMs: deps.pollMs ?? 500,
-    ...(deps.leaseMs !== undefined ? { leaseMs: deps.leaseMs } : {}),
+    leaseMs,
     signal: deps.signal,
     logger: deps.logger,
-    claim: async (want, token, leaseMs) => {
+    claim: async (asked, token, leaseMs) => {
+      const want = asked - reserved;
+      if (want <= 0) return [];
       const r = room();
       const claimed = await claimDue(deps.db, { want, scan: scanFor(want, r, perEndpoint), cap: perEndpoint, room: r, leaseMs, token });
       // Counted at claim time, so the next claim already sees these endpoints' room taken.
@@ -151,8 +182,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
         // The endpoint has answered: its slot and the pool's are free now (the cap bounds requests open at the
         // endpoint), while the outcome is recorded behind. The row stays leased to this claim until then.
         const open = inflight.get(key) ?? 1;
-        if (open <= 1) inflight.delete(key);
-        else inflight.set(key, open - 1);
+        release(key);
         if (outcome) caps.answered(key, { delivered: outcome.status === 'delivered', durationMs: outcome.durationMs, openBefore: open });
         job.release();
       }
@@ -200,6 +230,8 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
 
   return {
     start: () => loop.start(),
+    /** A first attempt without a claim, for a transaction recording events here (first-attempt.ts). */
+    firstAttempts: () => createFirstAttempts(firstAttemptPort),
     /** Stops claiming, lets attempts in flight finish (up to the grace period), records them, and returns. */
     async stop(): Promise<void> {
       stopping = true;
@@ -234,6 +266,8 @@ export async function startWebhookWorker(deps: {
   webhook: { retryDelays: number[]; timeoutMs: number; allowPrivate: boolean; headerPrefixes?: string[] };
   logger: Pick<Logger, 'warn' | 'error'>;
   options?: WebhookWorkerOptions;
+  /** Set to this worker's first attempts while it runs, for the receipts recorded in this process. */
+  firstAttempts?: FirstAttemptSlot;
 }): Promise<() => Promise<void>> {
   const perEndpoint = deps.options?.perEndpoint ?? 16;
   const concurrency = deps.options?.concurrency ?? 256;
@@ -254,7 +288,9 @@ export async function startWebhookWorker(deps: {
     },
   });
   await worker.start();
+  if (deps.firstAttempts) deps.firstAttempts.current = worker.firstAttempts;
   return async () => {
+    if (deps.firstAttempts) deps.firstAttempts.current = null;
     await worker.stop();
     await sender.close();
   };

@@ -194,6 +194,18 @@ export function createWorkerLoop<T>(options: WorkerLoopOptions<T>) {
     },
     /** Items being handled (for health and logs). */
     inFlight: () => held.size,
+    /** Slots free now (concurrency less the items whose slot is not released). */
+    free: () => (stopping ? 0 : concurrency - active),
+    /**
+     * Handles items already held under `token` without a claim (a row inserted leased to this loop): from here
+     * they are like claimed ones, renewed by the heartbeat and waited for on stop. Not while stopping: their
+     * leases then run out and a claim takes them.
+     */
+    adopt(items: T[], token: string): boolean {
+      if (stopping) return false;
+      for (const item of items) run(item, token);
+      return true;
+    },
   };
 }
 
