@@ -8,7 +8,7 @@
 // then BENCH_MESSAGES through BENCH_KEYS accounts, each with its delivery webhook on a receiver in this process.
 // Prints one JSON line per figure: wal_bytes_per_message (with the checkpoints during the run), wal_records_per_message
 // (with full-page images), row_writes_per_message (inserts + updates + deletes, and by table with HOT updates),
-// statements_per_message (the most frequent ones).
+// statements_per_message (the most frequent ones), wal_by_record_per_message (records and bytes by kind, pg_walinspect).
 // Usage: npx tsx bench/counters.ts   (under a minute)
 // Knobs: BENCH_MESSAGES (2000), BENCH_KEYS (10), BENCH_CONNECTIONS (50), BENCH_WARMUP (200).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -45,6 +45,8 @@ try {
   db = new pg.Client({ connectionString: server.url });
   await db.connect();
   await db.query('create extension if not exists pg_stat_statements').catch((err: Error) => print({ figure: 'note', pg_stat_statements: err.message }));
+  // pg_walinspect (PostgreSQL 16+) says which kinds of WAL record the bytes went to.
+  const walinspect = await db.query('create extension if not exists pg_walinspect').then(() => true, () => false);
 
   tasman = await startTasmanProcess({
     DATA_DIR: dataDir, DATABASE_URL: server.url, TASMAN_ADMIN_TOKEN: 'bench-admin', TASMAN_WORKERS: process.env.TASMAN_WORKERS ?? '',
@@ -60,6 +62,13 @@ try {
   await pipelineDrained(db);
   const after = await settledCounters(db);
   for (const line of perMessage(before, after, MESSAGES)) print(line);
+  if (walinspect) {
+    const { rows } = await db.query<{ kind: string; count: string; bytes: string }>(`
+      select "resource_manager/record_type" as kind, count, record_size + fpi_size as bytes
+      from pg_get_wal_stats($1::pg_lsn, $2::pg_lsn, true) where count > 0 order by record_size + fpi_size desc limit 15`, [before.walLsn, after.walLsn]);
+    const per = (n: string) => Math.round((Number(n) / MESSAGES) * 100) / 100;
+    print({ figure: 'wal_by_record_per_message', value: Object.fromEntries(rows.map((r) => [r.kind, { records: per(r.count), bytes: per(r.bytes) }])) });
+  }
   print({ figure: 'run', layout: process.env.TASMAN_WORKERS ?? 'default', keys: KEYS, connections: CONNECTIONS, accept_per_s: result.accept_per_s, e2e_per_s: result.e2e_per_s, seconds: Math.round((Date.now() - started) / 1000), server: (await readCounters(db)).statements ? 'embedded, pg_stat_statements loaded' : 'embedded' });
   await t.close();
 } finally {
