@@ -281,6 +281,18 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     expect(await keyRows.count()).toBe(4);
   });
 
+  it('issues an SMPP credential beside the keys: its password shown once, then revoked', async () => {
+    await page.getByLabel('Name', { exact: true }).fill('Platform');
+    await page.getByRole('button', { name: 'Create SMPP credential' }).click();
+    await page.getByText(/^Password for system_id tsm[0-9a-z]{10}: shown once/).waitFor();
+    expect((await page.getByTestId('secret').textContent())!.trim()).toMatch(/^[0-9A-Za-z]{8}$/);
+    const row = page.getByRole('region', { name: 'SMPP credentials' }).getByRole('row').filter({ hasText: 'Platform' });
+    await row.waitFor();
+    page.once('dialog', (dialog) => { void dialog.accept(); });
+    await row.getByRole('button', { name: 'Revoke Platform' }).click();
+    await row.getByText(/^revoked/).waitFor();
+  });
+
   it('sets a delivery webhook and sees a delivery in its log', async () => {
     await nav('Webhooks');
     await page.getByLabel('Delivery receipts URL').fill(`${receiver.url}/dlr`);

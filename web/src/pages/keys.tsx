@@ -5,6 +5,7 @@ import { del, get, post } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Page, Secret } from '../ui.tsx';
 import type { SessionInfo } from '../session.ts';
+import SmppCredentials from './smpp-credentials.tsx';
 
 type Scope = 'read' | 'send' | 'billing' | 'manage';
 interface Key { id: string; name: string; prefix: string; scopes?: Scope[]; revoked_at: string | null; created_at: string; last_used_at: string | null }
@@ -89,6 +90,7 @@ export default function KeysPage({ session }: { session: SessionInfo }) {
       <ErrorText error={keys.error ?? revoke.error} />
       {keys.isPending ? <Loading /> : <KeyTable keys={keys.data?.keys ?? []}
         {...(mayManage ? { onRevoke: (k: Key) => { if (confirm(`Revoke ${k.name}? Requests with it will fail at once.`)) revoke.mutate(k); } } : {})} />}
+      <SmppCredentials mayManage={mayManage} maySend={mine.includes('send')} />
     </Page>
   );
 }
