@@ -19,6 +19,7 @@ import { createDispatcher } from './modules/dispatch/dispatcher.jobs.ts';
 import { startWebhookWorker } from './modules/webhooks/webhooks.jobs.ts';
 import { startRetention } from './modules/retention/retention.jobs.ts';
 import { startScheduler } from './modules/scheduling/schedule.jobs.ts';
+import { startLowBalanceNotices } from './modules/credits/low-balance.jobs.ts';
 import type { Metrics } from './platform/metrics.ts';
 
 type Stop = () => Promise<void>;
@@ -172,6 +173,8 @@ export async function startWorkers(config: Config, services: Services, carriers:
     startRetention({ db: services.db, retentionDays: config.retentionDays, auditRetentionDays: config.auditRetentionDays, logger }),
     // Scheduled messages fall due into the dispatcher's queue (exactly once, whichever process releases them).
     startScheduler({ db: services.db, onReleased: () => services.signals.queued.raise(), logger }),
+    // A debit below an account's low_balance_threshold: the owner's email (the trigger recorded it with the debit).
+    startLowBalanceNotices({ db: services.db, mail: services.mail, logger }),
     async () => { await unlistenReloads(); await carrier.stop(); },
     ...(smpp ? [smpp.stop] : []),
     await startWebhookWorker({

@@ -2,42 +2,28 @@
 // server on loopback (SMTP_URL); and, without SMTP_URL, kept in the outbox the operator reads (GET /admin/outbox).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { SMTPServer } from 'smtp-server';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount } from '../support/factories.ts';
 import { acceptInvite, inviteToken, PASSWORD } from '../support/sessions.ts';
 import { pollUntil } from '../support/poll.ts';
+import { startSmtpInbox, type Received } from '../support/smtp.ts';
 
-interface Received { to: string; text: string }
-const inbox: Received[] = [];
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpInbox>>;
 let withSmtp: TestApp;
 let withoutSmtp: TestApp;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let text = '';
-      stream.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-      stream.on('end', () => {
-        for (const rcpt of session.envelope.rcptTo) inbox.push({ to: rcpt.address, text: text.replace(/=\r?\n/g, '').replace(/=3D/g, '=') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as { port: number }).port;
+  smtp = await startSmtpInbox();
   // A database of its own for the SMTP app: it sends every mail waiting in its outbox, and other test files leave
   // theirs waiting in the shared one.
-  [withSmtp, withoutSmtp] = await Promise.all([createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { ownDatabase: true }), createTestApp()]);
+  [withSmtp, withoutSmtp] = await Promise.all([createTestApp({ SMTP_URL: smtp.url }, { ownDatabase: true }), createTestApp()]);
 });
 afterAll(async () => {
   await Promise.all([withSmtp?.close(), withoutSmtp?.close()]);
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
-const mailTo = (to: string, match: RegExp) => pollUntil(async () => inbox.find((m) => m.to === to && match.test(m.text)), (m) => m !== undefined, `mail to ${to}`, 20_000) as Promise<Received>;
+const mailTo = (to: string, match: RegExp) => pollUntil(async () => smtp.inbox.find((m) => m.to === to && match.test(m.text)), (m) => m !== undefined, `mail to ${to}`, 20_000) as Promise<Received>;
 const linkIn = (text: string, path: string) => new RegExp(`http://[^\\s]+/app/${path}#[\\w-]{43}`).exec(text)![0];
 const email = () => `someone-${randomUUID()}@cafe.test`;
 

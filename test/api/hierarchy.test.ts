@@ -52,7 +52,7 @@ describe('POST /accounts', () => {
         hierarchy_enabled: false, optout_exempt: true, inherit_parent_senders: false, abn: '51824753556',
         sending_number: null, default_sender_id_value: null,
         // The settings a new sub-account starts with (GET/PUT /settings).
-        time_zone: 'Australia/Sydney', quiet_hours: null, link_tracking: false, country: 'AU',
+        time_zone: 'Australia/Sydney', quiet_hours: null, link_tracking: false, country: 'AU', low_balance_threshold: null,
       },
     });
     expect(await ledger(id)).toEqual([{ kind: 'allocate', delta: 20, balance_after: 20, counterparty_id: parent.accountId }]);

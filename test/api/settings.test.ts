@@ -10,7 +10,7 @@ beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
 
-const DEFAULTS = { quiet_hours: null, time_zone: 'Australia/Sydney', link_tracking: false, country: 'AU' };
+const DEFAULTS = { quiet_hours: null, time_zone: 'Australia/Sydney', link_tracking: false, country: 'AU', low_balance_threshold: null };
 
 describe('GET/PUT /settings', () => {
   it('starts at the defaults; PUT changes only the fields it names, and GET reads them back', async () => {
@@ -18,13 +18,13 @@ describe('GET/PUT /settings', () => {
     expect((await call(t.app, a.apiKey, 'GET', '/settings')).body).toEqual({ settings: DEFAULTS });
     const put = await call(t.app, a.apiKey, 'PUT', '/settings', { quiet_hours: { start: '21:00', end: '08:00' }, time_zone: 'Australia/Perth' });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ ok: true, settings: { quiet_hours: { start: '21:00', end: '08:00' }, time_zone: 'Australia/Perth', link_tracking: false, country: 'AU' } });
+    expect(put.body).toEqual({ ok: true, settings: { quiet_hours: { start: '21:00', end: '08:00' }, time_zone: 'Australia/Perth', link_tracking: false, country: 'AU', low_balance_threshold: null } });
     await call(t.app, a.apiKey, 'PUT', '/settings', { link_tracking: true });
     expect((await call(t.app, a.apiKey, 'GET', '/settings')).body.settings)
-      .toEqual({ quiet_hours: { start: '21:00', end: '08:00' }, time_zone: 'Australia/Perth', link_tracking: true, country: 'AU' });
+      .toEqual({ quiet_hours: { start: '21:00', end: '08:00' }, time_zone: 'Australia/Perth', link_tracking: true, country: 'AU', low_balance_threshold: null });
     // null turns quiet hours off; an empty body changes nothing.
     await call(t.app, a.apiKey, 'PUT', '/settings', { quiet_hours: null });
-    expect((await call(t.app, a.apiKey, 'PUT', '/settings', {})).body.settings).toEqual({ quiet_hours: null, time_zone: 'Australia/Perth', link_tracking: true, country: 'AU' });
+    expect((await call(t.app, a.apiKey, 'PUT', '/settings', {})).body.settings).toEqual({ quiet_hours: null, time_zone: 'Australia/Perth', link_tracking: true, country: 'AU', low_balance_threshold: null });
   });
 
   it('is per account: another account\'s settings are untouched', async () => {
@@ -89,11 +89,11 @@ describe('PATCH /account/{id}: a parent sets a sub-account\'s settings', () => {
     const { parent, childId, childKey } = await family();
     expect((await call(t.app, parent.apiKey, 'GET', `/account/${childId}`)).body.account).toMatchObject(DEFAULTS);
     const res = await call(t.app, parent.apiKey, 'PATCH', `/account/${childId}`, {
-      business_name: 'Renamed', quiet_hours: { start: '20:30', end: '07:45' }, time_zone: 'Australia/Brisbane',
+      business_name: 'Renamed', quiet_hours: { start: '20:30', end: '07:45' }, time_zone: 'Australia/Brisbane', low_balance_threshold: 250,
     });
     expect(res.status).toBe(200);
-    expect(res.body.account).toMatchObject({ business_name: 'Renamed', quiet_hours: { start: '20:30', end: '07:45' }, time_zone: 'Australia/Brisbane', link_tracking: false });
-    expect((await call(t.app, childKey, 'GET', '/settings')).body.settings).toEqual({ quiet_hours: { start: '20:30', end: '07:45' }, time_zone: 'Australia/Brisbane', link_tracking: false, country: 'AU' });
+    expect(res.body.account).toMatchObject({ business_name: 'Renamed', quiet_hours: { start: '20:30', end: '07:45' }, time_zone: 'Australia/Brisbane', link_tracking: false, low_balance_threshold: 250 });
+    expect((await call(t.app, childKey, 'GET', '/settings')).body.settings).toEqual({ quiet_hours: { start: '20:30', end: '07:45' }, time_zone: 'Australia/Brisbane', link_tracking: false, country: 'AU', low_balance_threshold: 250 });
     // The parent's own settings are its own.
     expect((await call(t.app, parent.apiKey, 'GET', '/settings')).body.settings).toEqual(DEFAULTS);
   });

@@ -424,7 +424,7 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await op.close();
   });
 
-  it('Settings: time zone and quiet hours saved, and the Send page\'s picker follows the zone', async () => {
+  it('Settings: time zone, quiet hours and the low-balance email saved, and the Send page\'s picker follows the zone', async () => {
     await nav('Settings');
     await heading('Settings');
     await page.getByLabel('Time zone').selectOption('Australia/Perth');
@@ -432,10 +432,11 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.getByLabel('Hold messages that would arrive at night').check();
     await page.getByLabel('Quiet from').fill('21:30');
     await page.getByLabel('Quiet until').fill('07:45');
+    await page.getByLabel('Email the owner when the balance falls below (credits)').fill('300');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
     const saved = await (await fetch(`${proc.url}/settings`, { headers: { authorization: `Bearer ${apiKey}` } })).json() as { settings: unknown };
-    expect(saved.settings).toEqual({ time_zone: 'Australia/Perth', quiet_hours: { start: '21:30', end: '07:45' }, link_tracking: false, country: 'AU' });
+    expect(saved.settings).toEqual({ time_zone: 'Australia/Perth', quiet_hours: { start: '21:30', end: '07:45' }, link_tracking: false, country: 'AU', low_balance_threshold: 300 });
     await page.reload();
     await heading('Settings');
     expect(await page.getByLabel('Quiet from').inputValue()).toBe('21:30');

@@ -9,10 +9,12 @@ export interface AccountSettings {
   link_tracking: boolean;
   /** the country a number written without its country code is read in */
   country: 'AU' | 'NZ';
+  /** a debit below this many credits emails the owner once; null: off */
+  low_balance_threshold: number | null;
 }
 
 /** What every account starts with; shown until the real settings arrive. */
-export const DEFAULT_SETTINGS: AccountSettings = { time_zone: DEFAULT_ZONE, quiet_hours: null, link_tracking: false, country: 'AU' };
+export const DEFAULT_SETTINGS: AccountSettings = { time_zone: DEFAULT_ZONE, quiet_hours: null, link_tracking: false, country: 'AU', low_balance_threshold: null };
 
 export function useAccountSettings() {
   const q = useQuery({

@@ -2,7 +2,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import type { RouteContract } from '../../platform/http/route-registry.ts';
 import { described, NonBlankName, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import { Country, QuietHoursSchema, settingsFields } from '../settings/settings.schemas.ts';
+import { Country, LowBalanceThreshold, QuietHoursSchema, settingsFields } from '../settings/settings.schemas.ts';
 
 const Email = Type.String({ format: 'email', maxLength: 320, description: 'The sub-account\'s contact email, unique within the group; required when it manages itself' });
 const Abn = Type.String({ minLength: 11, maxLength: 14, description: 'Australian Business Number: 11 digits, spaces ignored. Default: the parent\'s. One set here is not verified, so it unlocks no Sender ID (only the operator\'s does)' });
@@ -78,13 +78,14 @@ export const AccountDetail = Type.Object({
   time_zone: Type.String({ description: 'IANA zone of the account\'s Australian recipients' }),
   link_tracking: Type.Boolean({ description: 'Sends shorten and count links unless they say otherwise' }),
   country: Country,
+  low_balance_threshold: nullable(LowBalanceThreshold, 'The balance below which a debit emails its owner, or null when off'),
 }, { description: 'An account, as its parent sees it' });
 export const ACCOUNT_EXAMPLE = {
   id: EX.subAccount, business_name: 'Harbour Dental Manly', credits: 1000, account_status: 'active', daily_send_limit: 2000,
   managed_by_parent: true, team_access_from_parent: false, user_count: 1, number_count: 1, email: 'manly@harbourdental.example',
   parent_account_id: EX.account, created_at: EX.created, hierarchy_enabled: false, optout_exempt: false, inherit_parent_senders: false,
   abn: '51824753556', sending_number: '+61480000123', default_sender_id_value: 'HarbourDnt', quiet_hours: { start: '21:00', end: '08:00' },
-  time_zone: 'Australia/Sydney', link_tracking: false, country: 'AU',
+  time_zone: 'Australia/Sydney', link_tracking: false, country: 'AU', low_balance_threshold: null,
 };
 export const SubAccountCreated = Type.Object({
   account_id: described(Uuid, 'The new sub-account\'s id'),

@@ -7,7 +7,7 @@ import type { FailureCounter } from '../../platform/http/failure-counter.ts';
 import { hashToken, newToken } from './tokens.ts';
 import { passwordMessages, passwordProblem } from './password-policy.ts';
 import { hashPassword } from './sessions.service.ts';
-import { resetMail } from './mails.ts';
+import { resetMail } from '../../platform/mail/mails.ts';
 
 const RESET_MINUTES = 60;
 /** Reset mails one email may be sent per hour: "forgot password" cannot be used to flood someone's inbox. */

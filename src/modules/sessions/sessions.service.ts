@@ -11,7 +11,7 @@ import type { SignInThrottle } from './sign-in-throttle.ts';
 import { record } from '../../platform/audit/record.ts';
 import type { AuditActor, AuditEntry } from '../../platform/audit/entry.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
-import { inviteMail } from './mails.ts';
+import { inviteMail } from '../../platform/mail/mails.ts';
 import {
   acceptInvite, findInvite, findOperatorSession, findUserSession, insertSession,
   loginCandidates, revokeSession, setInvite, touchSession,

@@ -22,13 +22,17 @@ export interface AccountSettings {
   linkTracking: boolean;
   /** the country a local number (leading 0) is read in: `02 9999 1234` is a Sydney landline for AU, a mobile for NZ */
   country: PhoneCountry;
+  /** credits: a debit that takes the balance from at-or-above it to below emails the owner once; null: off (the default) */
+  lowBalanceThreshold: number | null;
 }
 
 export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
 
 export const DEFAULT_COUNTRY: PhoneCountry = 'AU';
 
-export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({ quietHours: null, timeZone: DEFAULT_TIME_ZONE, linkTracking: false, country: DEFAULT_COUNTRY });
+export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
+  quietHours: null, timeZone: DEFAULT_TIME_ZONE, linkTracking: false, country: DEFAULT_COUNTRY, lowBalanceThreshold: null,
+});
 
 /** `HH:MM`, 00:00–23:59. */
 export const CLOCK_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
@@ -83,6 +87,7 @@ export function readSettings(stored: unknown): AccountSettings {
     timeZone: zone ?? DEFAULT_TIME_ZONE,
     linkTracking: typeof s.link_tracking === 'boolean' ? s.link_tracking : DEFAULT_SETTINGS.linkTracking,
     country: s.country === 'NZ' || s.country === 'AU' ? s.country : DEFAULT_COUNTRY,
+    lowBalanceThreshold: Number.isSafeInteger(s.low_balance_threshold) && (s.low_balance_threshold as number) > 0 ? s.low_balance_threshold as number : null,
   };
 }
 
@@ -92,8 +97,9 @@ export interface SettingsView {
   time_zone: string;
   link_tracking: boolean;
   country: PhoneCountry;
+  low_balance_threshold: number | null;
 }
 
 export const toSettingsView = (s: AccountSettings): SettingsView => ({
-  quiet_hours: s.quietHours, time_zone: s.timeZone, link_tracking: s.linkTracking, country: s.country,
+  quiet_hours: s.quietHours, time_zone: s.timeZone, link_tracking: s.linkTracking, country: s.country, low_balance_threshold: s.lowBalanceThreshold,
 });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../../compose.ts';
 import { SettingsResponse, SettingsUpdate, SettingsUpdateResult } from './settings.schemas.ts';
 
-const SETTINGS_EXAMPLE = { quiet_hours: { start: '21:00', end: '08:00' }, time_zone: 'Australia/Sydney', link_tracking: true, country: 'AU' };
+const SETTINGS_EXAMPLE = { quiet_hours: { start: '21:00', end: '08:00' }, time_zone: 'Australia/Sydney', link_tracking: true, country: 'AU', low_balance_threshold: 500 };
 
 const tags = ['Account'];
 
@@ -10,18 +10,18 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   app.get('/settings', {
     config: { contract: { response: { settings: SETTINGS_EXAMPLE } }, scope: 'read' },
     schema: {
-      tags, summary: 'The account\'s sending settings: quiet hours, time zone, link tracking',
-      description: 'The settings every send of the account follows unless it says otherwise: the quiet-hours window (messages due inside it are held until it ends, unless urgent), the time zone of its Australian recipients, and whether links are tracked by default. Needs the read scope.',
+      tags, summary: 'The account\'s settings: quiet hours, time zone, link tracking, country, low-balance notice',
+      description: 'The settings every send of the account follows unless it says otherwise: the quiet-hours window (messages due inside it are held until it ends, unless urgent), the time zone of its Australian recipients, whether links are tracked by default, the country local numbers are read in, and the balance below which the owner is emailed. Needs the read scope.',
       response: { 200: SettingsResponse },
     },
   }, async (request) => services.settings.get(request.actor));
 
   app.put('/settings', {
-    config: { contract: { sample: { body: { quiet_hours: { start: '21:00', end: '08:00' }, link_tracking: true } }, response: { ok: true, settings: SETTINGS_EXAMPLE } }, scope: 'manage' },
+    config: { contract: { sample: { body: { quiet_hours: { start: '21:00', end: '08:00' }, link_tracking: true, low_balance_threshold: 500 } }, response: { ok: true, settings: SETTINGS_EXAMPLE } }, scope: 'manage' },
     schema: {
       tags,
       summary: 'Change the account\'s sending settings',
-      description: 'Changes the settings given and answers them all as they now are; fields left out keep their value, and quiet_hours: null turns quiet hours off. Applies to messages sent from now on and to scheduled ones when they fall due. An unknown time zone answers 400. Needs the manage scope. Idempotent.',
+      description: 'Changes the settings given and answers them all as they now are; fields left out keep their value, and quiet_hours: null turns quiet hours off and low_balance_threshold: null the low-balance email. Applies to messages sent from now on and to scheduled ones when they fall due. An unknown time zone answers 400. Needs the manage scope. Idempotent.',
       body: SettingsUpdate,
       response: { 200: SettingsUpdateResult },
     },

@@ -6,6 +6,8 @@ export const Country = Type.Union([Type.Literal('AU'), Type.Literal('NZ')], {
     + 'Sydney landline (refused); NZ reads 02… as a mobile. International forms (+61…, +64…, 614…) are read as written. Default AU.',
 });
 
+export const LowBalanceThreshold = Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'Credits', examples: [500] });
+
 const ClockTime = Type.String({ pattern: CLOCK_TIME_PATTERN, description: 'Local wall-clock time, HH:MM (24-hour)', examples: ['21:00'] });
 
 export const QuietHoursSchema = Type.Object({
@@ -29,6 +31,10 @@ export const settingsFields = {
   })),
   link_tracking: Type.Optional(Type.Boolean({ description: 'Default for link_tracking on sends that do not give it (default false)' })),
   country: Type.Optional(Country),
+  low_balance_threshold: Type.Optional(Type.Union([LowBalanceThreshold, Type.Null()], {
+    description: 'When a debit (a send, a batch, a credit move) takes the balance from at or above this many credits to below it, '
+      + 'the account\'s owner is emailed once; it is sent again only after the balance has been at or above it again. null turns it off (the default).',
+  })),
 };
 
 export const SettingsUpdate = Type.Object(settingsFields, { additionalProperties: false });
@@ -39,6 +45,7 @@ export const Settings = Type.Object({
   time_zone: Type.String({ description: 'IANA time zone of the account\'s Australian recipients' }),
   link_tracking: Type.Boolean({ description: 'Sends shorten and count links unless they say otherwise' }),
   country: Country,
+  low_balance_threshold: Type.Union([LowBalanceThreshold, Type.Null()], { description: 'The balance below which a debit emails the owner, or null when off' }),
 }, { description: 'The account\'s sending settings' });
 
 export const SettingsResponse = Type.Object({ settings: Settings }, { description: 'The settings' });

@@ -28,6 +28,7 @@ export function settingsChanges(input: SettingsUpdate): Partial<SettingsView> {
   }
   if (input.link_tracking !== undefined) changes.link_tracking = input.link_tracking;
   if (input.country !== undefined) changes.country = input.country;
+  if (input.low_balance_threshold !== undefined) changes.low_balance_threshold = input.low_balance_threshold;
   return changes;
 }
 

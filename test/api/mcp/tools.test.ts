@@ -82,7 +82,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     const report = ok(await callTool(client, 'get_report', { direction: 'outbound' }));
     expect(report).toMatchObject({ account_id: owner.accountId, summary: { messages: { total: 3 } } });
     expect(ok(await callTool(client, 'list_numbers')).numbers).toEqual([expect.objectContaining({ number })]);
-    expect(ok(await callTool(client, 'get_settings'))).toEqual({ settings: { quiet_hours: null, time_zone: 'Australia/Sydney', link_tracking: false, country: 'AU' } });
+    expect(ok(await callTool(client, 'get_settings'))).toEqual({ settings: { quiet_hours: null, time_zone: 'Australia/Sydney', link_tracking: false, country: 'AU', low_balance_threshold: null } });
     const preview = ok(await callTool(client, 'preview_message', { to, message: 'x'.repeat(161) }));
     expect(preview).toMatchObject({ opted_out: false });
     const found = ok(await callTool(client, 'search_messages', { limit: 1 }));

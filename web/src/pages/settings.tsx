@@ -17,15 +17,18 @@ function SendingSettings({ current }: { current: AccountSettings }) {
   const [end, setEnd] = useState(current.quiet_hours?.end ?? '08:00');
   const [tracking, setTracking] = useState(current.link_tracking);
   const [country, setCountry] = useState(current.country);
+  const [lowBalance, setLowBalance] = useState(current.low_balance_threshold === null ? '' : String(current.low_balance_threshold));
   const save = useMutation({
     mutationFn: () => put<{ settings: AccountSettings }>('/settings', {
       time_zone: zone, quiet_hours: quietOn ? { start, end } : null, link_tracking: tracking, country,
+      low_balance_threshold: lowBalance.trim() === '' ? null : Number(lowBalance),
     }),
     onSuccess: (r) => { qc.setQueryData(['settings'], r.settings); },
   });
   const err = save.error instanceof ApiError ? save.error : null;
   const zoneError = err?.forField('time_zone');
   const quietError = err?.forField('start') ?? err?.forField('end') ?? err?.forField('quiet_hours');
+  const lowBalanceError = err?.forField('low_balance_threshold');
   const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(); };
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
@@ -57,7 +60,12 @@ function SendingSettings({ current }: { current: AccountSettings }) {
         </p>
       </fieldset>
       <Checkbox label="Track link clicks by default (links become short links)" checked={tracking} onChange={(e) => setTracking(e.target.checked)} />
-      {err && !zoneError && !quietError && <ErrorText error={err} />}
+      <div className="max-w-sm">
+        <Input label="Email the owner when the balance falls below (credits)" type="number" inputMode="numeric" min={1} value={lowBalance}
+          onChange={(e) => setLowBalance(e.target.value)} error={lowBalanceError}
+          hint="Once each time a send or credit move takes the balance below this; again after a top-up. Empty: never." />
+      </div>
+      {err && !zoneError && !quietError && !lowBalanceError && <ErrorText error={err} />}
       <Button type="submit" disabled={save.isPending}>Save settings</Button>
       {save.isSuccess && <Notice>Settings saved.</Notice>}
     </form>

@@ -127,3 +127,15 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   primaryKey({ columns: [t.accountId, t.key] }),
   index('idempotency_keys_expiry_idx').on(t.expiresAt),
 ]);
+
+/**
+ * Debits that took a balance below its low_balance_threshold, written by the accounts_low_balance trigger in the
+ * debit's transaction (migration 0034) and taken by the low-balance job, which emails each once.
+ */
+export const lowBalanceNotices = pgTable('low_balance_notices', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  balance: integer('balance').notNull(),
+  threshold: integer('threshold').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

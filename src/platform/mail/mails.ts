@@ -1,4 +1,4 @@
-import type { Mail } from '../../platform/mail/mailer.ts';
+import type { Mail } from './mailer.ts';
 
 // The words of the mail Tasman sends, in one place. Plain text: every client shows it, and links stay whole.
 
@@ -17,5 +17,7 @@ export const resetMail = (to: string, businessName: string, link: string, accoun
 export const lowBalanceMail = (to: string, businessName: string, credits: number, threshold: number, accountId: string): Mail => ({
   kind: 'low_balance', to, accountId,
   subject: `${businessName}: ${credits} Tasman credits left`,
-  text: `${businessName} has ${credits} credits left, below the ${threshold} set in its settings. Sends stop when credits run out.\n`,
+  text: `${businessName} has ${credits} credits left, below the ${threshold} set in its settings. Sends stop when credits run out.\n\n`
+    + `This email comes once each time the balance falls below ${threshold}; the next comes after it has been topped up to ${threshold} or more. `
+    + 'Change or turn off the threshold in the dashboard\'s Settings.\n',
 });
