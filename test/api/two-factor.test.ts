@@ -1,5 +1,6 @@
-// The optional TOTP second factor: enrolment, the sign-in's second step, replay, lockout, recovery
-// codes, turning it off and an owner's reset. Codes come from otplib with the secret, at the app's fixed clock.
+// The optional TOTP second factor: enrolment, the sign-in's second step, replay, lockout, recovery codes, turning
+// it off, an owner's reset, and a password reset that leaves it on. Codes come from otplib with the secret, at the
+// app's fixed clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
@@ -230,6 +231,26 @@ describe('turning it off', () => {
     // A key with the manage scope can reset the owner's (the way back for an owner who lost their device).
     expect((await call(t.app, o.apiKey, 'DELETE', `/team/${o.session.userId}/two-factor`)).status).toBe(200);
     expect((await login(o.email)).statusCode).toBe(200);
+  });
+});
+
+describe('a password reset', () => {
+  it('leaves two-factor on: the new password alone only opens the code step', async () => {
+    at(0);
+    const o = await owner();
+    const { secret } = await enrolled(o);
+    expect((await t.app.inject({ method: 'POST', url: '/password/forgot', payload: { email: o.email } })).statusCode).toBe(202);
+    const outbox = await admin(t.app, 'GET', `/admin/outbox?to=${encodeURIComponent(o.email)}`);
+    const mail = (outbox.body.mail as Array<{ kind: string; body: string }>).find((m) => m.kind === 'password_reset')!;
+    const token = /\/app\/reset#([\w-]{43})/.exec(mail.body)![1]!;
+    const reset = await t.app.inject({ method: 'POST', url: '/password/reset', payload: { token, password: 'a brand new pass phrase' } });
+    expect(reset.statusCode).toBe(200);
+    expect((await sessionCall(t.app, o.session, 'GET', '/two-factor')).status).toBe(401); // the reset ended the session
+    const res = await login(o.email, 'a brand new pass phrase');
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toMatchObject({ second_factor_required: true });
+    at(30);
+    expect((await second(res.json().challenge as string, await codeAt(secret, 30))).statusCode).toBe(200);
   });
 });
 
