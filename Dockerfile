@@ -10,6 +10,8 @@ ARG BASE_IMAGE=node:20-bookworm-slim
 # (PostgreSQL's library links, esbuild's binary check) run theirs. Not `npm ci`: it refuses this lock file, which
 # lacks the non-Linux native builds of the dashboard's CSS compiler (docs/operations.md, "Checklist").
 FROM ${BASE_IMAGE} AS deps
+# On every stage, so a cleanup can find this build's images: `docker image prune --filter label=…`.
+LABEL org.opencontainers.image.title=tasman
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund --ignore-scripts \

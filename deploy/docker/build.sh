@@ -11,6 +11,9 @@ base="${BASE_IMAGE:-$(deploy/docker/build-base.sh)}"
 # Without the buildx plugin the classic builder runs; the Dockerfile needs nothing more.
 docker buildx version >/dev/null 2>&1 || export DOCKER_BUILDKIT=0
 echo "build: $tag on $base" >&2
+# The dependencies' stage is tagged too, so pruning untagged images keeps it for the next build while the lock file
+# is unchanged.
+docker build --network host --build-arg BASE_IMAGE="$base" --target deps -t tasman-build-deps:latest . >&2
 docker build --network host --build-arg BASE_IMAGE="$base" -t "$tag" . >&2
 [ $# -gt 0 ] || docker tag "$tag" tasman:latest >&2
 echo "$tag"
