@@ -47,6 +47,9 @@ import { createSettingsService } from './modules/settings/settings.service.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { createSmppCredentialService } from './modules/smpp-credentials/smpp-credentials.service.ts';
 import { queueInbound, queueReceipts, smppServerGauges } from './modules/smpp-credentials/smpp-queue.repo.ts';
+import { createContactService } from './modules/contacts/contacts.service.ts';
+import { createListService } from './modules/contacts/lists.service.ts';
+import { listSendRecipients } from './modules/contacts/lists.repo.ts';
 import type { CarrierStatus } from './modules/health/health.service.ts';
 import { ping, queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
@@ -99,6 +102,7 @@ function createServices(
   });
   const messages = createMessageService({
     db, optoutLinkBase: config.optoutLinkBase, links, sharedSender: config.sharedSender, onQueued: (count) => { metrics.accepted.inc(count); queued.raise(); }, now,
+    listRecipients: (accountId, listId) => listSendRecipients(db, accountId, listId),
   });
   return {
     db,
@@ -138,6 +142,8 @@ function createServices(
     }),
     accountKeys: createAccountKeyService({ db }),
     smppCredentials: createSmppCredentialService({ db }),
+    contacts: createContactService({ db }),
+    lists: createListService({ db }),
     users: createUserService({ db, invite: sessions.invite, emailSent: mail.sends }),
     numbers: createNumberService({ db, creditPriceCents: config.creditPriceCents, maxNumbers: config.maxNumbers }),
     receipts,

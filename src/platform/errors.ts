@@ -85,6 +85,8 @@ export const errorStatus = {
   not_scheduled: 409,
   /** a row with these unique values already exists */
   conflict: 409,
+  /** a contact with that phone number already exists in the account */
+  contact_exists: 409,
   /** request body over the size limit */
   payload_too_large: 413,
   /** body sent with a content type other than JSON */

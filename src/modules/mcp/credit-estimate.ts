@@ -12,10 +12,10 @@ export function estimateSendCredits(message: string, optoutLink: string): number
   return countParts(renderMerge(message, undefined, { OptOutLink: optoutLink }));
 }
 
-export function estimateBatchCredits(input: { recipients: BatchRecipient[]; message: string }, optoutLink: string): number {
+export function estimateBatchCredits(input: { recipients?: BatchRecipient[]; message: string }, optoutLink: string): number {
   const seen = new Set<string>();
   let total = 0;
-  const recipients = input.recipients.map(readRecipient);
+  const recipients = (input.recipients ?? []).map(readRecipient);
   const fields = fieldsOf(recipients.map((r) => r.merge_data));
   for (const r of recipients) {
     // An upper bound for the cap: a local number counts if it is a mobile in either country's reading.

@@ -5,7 +5,7 @@ import { Balance, TransferRequest, TransferResult, AccountList } from '../accoun
 import { CampaignList, CampaignListQuery, CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';
 import { InboxList, InboxQuery } from '../inbox/inbox.schemas.ts';
 import {
-  BatchRequest, BatchResult, CancelResult, MessageDetail, MessageList, MessageListQuery, ReplyRequest, SendPreview, SendRequest, SendResult,
+  BatchRecipients, BatchRequest, BatchResult, CancelResult, MessageDetail, MessageList, MessageListQuery, ReplyRequest, SendPreview, SendRequest, SendResult,
 } from '../messages/messages.schemas.ts';
 import type { BatchInput } from '../messages/messages.service.ts';
 import { NumberList } from '../numbers/numbers.schemas.ts';
@@ -83,7 +83,9 @@ const { from: _from, ...sendFields } = SendRequest.properties;
 // schedule_sms is send_sms with send_at required (the same route, so the same limits: future, at most 35 days).
 const { send_at: _sendAt, ...sendNowFields } = sendFields;
 const ScheduleInput = Type.Object({ ...sendNowFields, ...Type.Required(Type.Object({ send_at: sendFields.send_at })).properties });
-const { from: _batchFrom, ...batchFields } = BatchRequest.properties;
+// send_batch names its recipients (send_to_list sends to a list): its credit cap is worked out from them.
+const { from: _batchFrom, list_id: _listId, ...batchOptional } = BatchRequest.properties;
+const batchFields = { ...batchOptional, recipients: BatchRecipients };
 
 export const tools: ToolDefinition[] = [
   {

@@ -38,6 +38,9 @@ export interface BatchSend {
  * All or nothing: one conditional debit for the whole batch, then one set-based insert of every message from a
  * JSON array (a single parameter, whatever the batch size). Run inside a transaction by the caller.
  */
+/** Messages per INSERT statement of a batch. */
+const INSERT_CHUNK = 5000;
+
 export async function insertBatch(db: Executor, actor: Actor, b: BatchSend): Promise<{ creditsAfter: number | null; creditsBefore: number; dailyExceeded: boolean }> {
   const a = actor.accountId;
   const count = b.items.length;
@@ -66,15 +69,19 @@ export async function insertBatch(db: Executor, actor: Actor, b: BatchSend): Pro
       returning id`);
     b.campaignId = camp!.id;
   }
-  if (count > 0) {
+  // One statement per INSERT_CHUNK messages (a batch of the document's 1,000 is one; a contact list may be more),
+  // all in the caller's transaction: still one debit and all or nothing.
+  for (let start = 0; start < count; start += INSERT_CHUNK) {
     await db.execute(sql`
       insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata, status, scheduled_at)
       select r.id, ${a}, ${b.campaignId}, r.recipient, r.country, r.sender, r.body, r.parts, r.parts, r.optout_code, r.metadata,
              case when r.scheduled_at is null then 'queued' else 'scheduled' end, r.scheduled_at
-      from jsonb_to_recordset(${JSON.stringify(b.items.map((i) => ({
+      from jsonb_to_recordset(${JSON.stringify(b.items.slice(start, start + INSERT_CHUNK).map((i) => ({
         id: i.id, recipient: i.recipient, country: i.country, sender: i.sender, body: i.body, parts: i.parts,
         optout_code: i.optoutCode, metadata: i.metadata, scheduled_at: i.scheduledAt,
       })))}::jsonb) as r(id uuid, recipient text, country text, sender text, body text, parts int, optout_code text, metadata jsonb, scheduled_at timestamptz)`);
+  }
+  if (count > 0) {
     await db.execute(sql`
       insert into credit_ledger (id, account_id, kind, delta, balance_after, campaign_id)
       values (${uuidv7()}, ${a}, 'send', ${-b.totalCredits}, ${debit.credits}, ${b.campaignId})`);

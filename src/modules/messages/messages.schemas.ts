@@ -56,18 +56,22 @@ const MergeData = Type.Record(Type.String(), Type.String(), { description: 'Valu
 
 const StrictMergeFields = Type.Boolean({ description: 'Refuse the batch (400 merge_field_missing, naming the recipients) when a recipient has no value for a field the message uses; default false: the field goes out empty for that recipient, and the preview lists it in missing_merge_fields' });
 
+/** A batch's recipients in any of the accepted forms. */
+export const BatchRecipients = Type.Array(Type.Union([
+  Type.String({ maxLength: 40, description: 'A mobile number: E.164, international digits or local 04…/02…' }),
+  Type.Object({
+    phone: Type.String({ maxLength: 40, description: 'A mobile number: E.164, international digits or local 04…/02…' }),
+    merge_data: Type.Optional(MergeData),
+    metadata: Type.Optional(metadataSchema('This recipient\'s metadata, merged over the batch\'s (its keys win); at most 10 pairs after merging')),
+  }),
+  Type.Object({
+    to: Type.String({ maxLength: 40, description: 'A mobile number, as `phone`' }),
+  }, { additionalProperties: Type.String(), description: 'The client libraries\' form: {to, name: "Ana"} is read as {phone: to, merge_data: {name: "Ana"}}' }),
+]), { minItems: 1, maxItems: 1000, description: '1 to 1,000 recipients: numbers, objects with a number (phone), merge values and metadata, or {to, …fields}. Required unless list_id is given' });
+
 export const BatchRequest = Type.Object({
-  recipients: Type.Array(Type.Union([
-    Type.String({ maxLength: 40, description: 'A mobile number: E.164, international digits or local 04…/02…' }),
-    Type.Object({
-      phone: Type.String({ maxLength: 40, description: 'A mobile number: E.164, international digits or local 04…/02…' }),
-      merge_data: Type.Optional(MergeData),
-      metadata: Type.Optional(metadataSchema('This recipient\'s metadata, merged over the batch\'s (its keys win); at most 10 pairs after merging')),
-    }),
-    Type.Object({
-      to: Type.String({ maxLength: 40, description: 'A mobile number, as `phone`' }),
-    }, { additionalProperties: Type.String(), description: 'The client libraries\' form: {to, name: "Ana"} is read as {phone: to, merge_data: {name: "Ana"}}' }),
-  ]), { minItems: 1, maxItems: 1000, description: '1 to 1,000 recipients: numbers, objects with a number (phone), merge values and metadata, or {to, …fields}' }),
+  recipients: Type.Optional(BatchRecipients),
+  list_id: Type.Optional(described(Uuid, 'A contact list of the account (an addition): its contacts are sent to as well, with first_name, last_name, email and their custom fields as merge fields; opted-out ones are skipped. A list beyond 1,000 goes as one campaign, all or nothing, with one debit')),
   message: described(Message, 'Message text with {{placeholders}} filled per recipient from merge_data (a placeholder no recipient has is 400 unknown_merge_field); {{OptOutLink}} becomes a one-tap opt-out link'),
   sender: Type.Optional(SenderField),
   from: Type.Optional(FromAlias),
@@ -178,8 +182,8 @@ export const sendContract = (sample: Record<string, unknown>): RouteContract => 
 /** A preview refuses what the send would, but charges nothing and takes no Idempotency-Key. */
 export const previewContract = (sample: Record<string, unknown>): RouteContract => ({ sample: { body: sample }, errors: [...textErrors] });
 
-/** A batch may also be refused for a recipient's missing merge field, with strict_merge_fields. */
-export const withBatchErrors = (contract: RouteContract): RouteContract => ({ ...contract, errors: [...(contract.errors ?? []), 'merge_field_missing'] });
+/** A batch may also be refused for a recipient's missing merge field (strict_merge_fields), or a list_id not the account's. */
+export const withBatchErrors = (contract: RouteContract): RouteContract => ({ ...contract, errors: [...(contract.errors ?? []), 'merge_field_missing', 'not_found'] });
 
 export const SEND_SAMPLE = {
   to: '+61412345678', message: 'Hi Ana, your appointment is confirmed for Tue 2 Dec at 9:30am. Reply STOP to opt out.',

@@ -8,7 +8,7 @@ import { parseSender } from '../senders/sender.ts';
 import { allowedSenderQuery } from '../senders/senders.repo.ts';
 import { rows } from '../../platform/db/client.ts';
 import { renderMerge, templateHasPlaceholder } from './merge.ts';
-import { readRecipient, type BatchRecipient } from './recipients.ts';
+import { readRecipient, type BatchRecipient, type Recipient } from './recipients.ts';
 import { assertNoneMissing, assertSingleMerge, batchMerge, type MissingMergeFields } from './merge-check.ts';
 import { countParts, codePointLength, MAX_MESSAGE_CHARS } from './parts.ts';
 import { invalidNumberMessage, normalisePhone } from '../../common/phone.ts';
@@ -58,7 +58,9 @@ export interface InvalidNumber {
 
 
 export interface BatchInput {
-  recipients: BatchRecipient[];
+  recipients?: BatchRecipient[];
+  /** a contact list of the account: its contacts are recipients too, their fields merge data */
+  list_id?: string;
   message: string;
   sender?: string;
   from?: string;
@@ -122,6 +124,8 @@ export interface MessageServiceDeps {
   /** After commit, with how many messages were queued. */
   onQueued: (count: number) => void;
   now?: () => Date;
+  /** A contact list's recipients with their merge fields; null when the list is not the account's. */
+  listRecipients?: (accountId: string, listId: string) => Promise<Recipient[] | null>;
 }
 
 const OPTOUT_FIELD = 'OptOutLink';
@@ -289,12 +293,24 @@ export function createMessageService(deps: MessageServiceDeps) {
     return allowed?.sender ?? null;
   }
 
+  /** The batch's recipients as given, then its list's contacts (a list beyond 1,000 goes as one batch all the same). */
+  async function recipientsOf(actor: Actor, input: BatchInput): Promise<Recipient[]> {
+    const given = (input.recipients ?? []).map(readRecipient);
+    if (input.list_id === undefined) {
+      if (given.length === 0) throw new AppError('validation_failed', 'Give recipients, list_id or both', { details: [{ field: 'recipients', message: 'is required without list_id' }] });
+      return given;
+    }
+    const listed = deps.listRecipients ? await deps.listRecipients(actor.accountId, input.list_id) : null;
+    if (listed === null) throw notFound('List');
+    return [...given, ...listed];
+  }
+
   /**
    * Everything a batch decides before writing: numbers normalised and de-duplicated, opted-out ones dropped, each
    * body merged and counted. /send-batch writes the result; /send-batch/preview shows it.
    */
   async function prepareBatch(actor: Actor, input: BatchInput) {
-    const recipients = input.recipients.map(readRecipient);
+    const recipients = await recipientsOf(actor, input);
     const merge = batchMerge(input.message, recipients.map((r) => r.merge_data));
     const sender = await resolveSender(actor, input.sender ?? input.from);
     const invalid: InvalidNumber[] = [];

@@ -3,3 +3,4 @@ export * from './messaging.ts';
 export * from './webhooks.ts';
 export * from './sessions.ts';
 export * from './smpp.ts';
+export * from './contacts.ts';
