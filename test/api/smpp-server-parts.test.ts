@@ -38,6 +38,8 @@ describe('SMPP server: parts of a customer\'s long message', () => {
       expect(resp.command_status).toBe(0);
       ids.push(resp.message_id as string);
     }
+    const tooLong = await ask('submit_sm', { ...to, esm_class: 0x40, short_message: { udh: Buffer.from([5, 0, 3, 0x43, 2, 1]), message: 'x'.repeat(154) } });
+    expect(tooLong.command_status).toBe(0x01);
     const got = await pollUntil(async () => env.smsc.submits.filter((s) => s.pdu.destination_addr === to.destination_addr), (s) => s.length === 3, 'three submits at the SMSC');
     const byText = new Map(got.map((s) => [(s.pdu.short_message as { message: string }).message, s]));
     expect(udhOf(byText.get('First half, ')!)[0]?.toString('hex')).toBe('0003420201');

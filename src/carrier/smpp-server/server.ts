@@ -16,6 +16,17 @@ import { readSubmission } from './submission.ts';
 import { statusForCode } from './statuses.ts';
 import { createBindLimits } from './limits.ts';
 import { deliverSmFor } from './deliver.ts';
+import { encodeCustomerPart } from '../smpp/customer-part.ts';
+import type { CustomerPart } from '../carrier.ts';
+
+const fitsOneSegment = (text: string, part: CustomerPart): boolean => {
+  try {
+    encodeCustomerPart(text, part);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 export interface SmppServerOptions {
   port: number;
@@ -172,6 +183,8 @@ export function createSmppServer(options: SmppServerOptions) {
       log.debug({ systemId: conn.credential.systemId, reason: read.reason }, 'smpp server: submit_sm refused');
       return responseTo(pdu, read.status);
     }
+    // A part of the customer's long message goes out as one segment: one that cannot is refused now, not after.
+    if (read.submission.part && !fitsOneSegment(read.submission.text, read.submission.part)) return responseTo(pdu, Status.ESME_RINVMSGLEN);
     if (!(await limits.takeSubmit(conn.credential))) return responseTo(pdu, Status.ESME_RTHROTTLED);
     conn.submitting++;
     try {
