@@ -26,6 +26,7 @@ describe('POST /send', () => {
         scheduled_at: null, error_code: null, error_message: null, metadata: null,
       },
       delivery_receipt: null,
+      intermediate_receipt: null,
       links: [],
     });
     expect((await call(t.app, a.apiKey, 'GET', '/balance')).body).toEqual({ credits: 4 });
