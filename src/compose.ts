@@ -34,6 +34,7 @@ import type { CarrierAdminService } from './modules/carriers/carriers.service.ts
 import { receiptsWaiting } from './modules/carriers/carriers.repo.ts';
 import { CARRIERS_RELOAD_CHANNEL } from './modules/carriers/carriers.channel.ts';
 import { createInboxService } from './modules/inbox/inbox.service.ts';
+import { createConversationService } from './modules/inbox/conversations.service.ts';
 import { createSessionService } from './modules/sessions/sessions.service.ts';
 import { createSignInThrottle } from './modules/sessions/sign-in-throttle.ts';
 import { createPasswordResetService } from './modules/sessions/password-reset.service.ts';
@@ -124,6 +125,7 @@ function createServices(
     messages,
     links,
     replies: createReplyService({ db, messages }),
+    conversations: createConversationService({ db }),
     senders: createSenderService({ db }),
     settings: createSettingsService({ db }),
     audit,

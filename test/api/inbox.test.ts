@@ -180,7 +180,7 @@ describe('GET /inbox', () => {
   it('never shows another account\'s messages', async () => {
     await seeded();
     const other = await createAccount(t.app);
-    expect((await list(other.apiKey)).body).toEqual({ messages: [], total: 0, limit: 25, offset: 0 });
+    expect((await list(other.apiKey)).body).toEqual({ messages: [], total: 0, unread_total: 0, limit: 25, offset: 0 });
   });
 });
 

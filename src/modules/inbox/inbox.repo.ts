@@ -108,6 +108,7 @@ export interface InboxFilter {
   fromPattern: string | null;
   dateFrom: Date | null;
   dateTo: Date | null;
+  unreadOnly: boolean;
 }
 
 export interface InboxItemRow {
@@ -121,6 +122,7 @@ export interface InboxItemRow {
   is_optin: boolean;
   reply_to_body: string | null;
   campaign_id: string | null;
+  unread: boolean;
 }
 
 function where(accountId: string, f: InboxFilter): SQL {
@@ -128,13 +130,14 @@ function where(accountId: string, f: InboxFilter): SQL {
   if (f.fromPattern !== null) parts.push(sql`i.from_number like ${f.fromPattern}`);
   if (f.dateFrom) parts.push(sql`i.received_at >= ${f.dateFrom.toISOString()}::timestamptz`);
   if (f.dateTo) parts.push(sql`i.received_at <= ${f.dateTo.toISOString()}::timestamptz`);
+  if (f.unreadOnly) parts.push(sql`i.read_at is null`);
   return sql.join(parts, sql` and `);
 }
 
 export async function listInbox(db: Executor, accountId: string, f: InboxFilter, limit: number, offset: number): Promise<InboxItemRow[]> {
   return rows<InboxItemRow>(db, sql`
     select i.id, i.from_number, i.to_number, i.body, i.received_at, i.in_reply_to, i.is_optout, i.is_optin, m.body as reply_to_body,
-           m.campaign_id
+           m.campaign_id, i.read_at is null as unread
     from inbound_messages i
     left join messages m on m.id = i.in_reply_to and m.account_id = i.account_id
     where ${where(accountId, f)}
@@ -153,4 +156,66 @@ export async function findInbound(db: Executor, accountId: string, id: string): 
   const [row] = await rows<{ from_number: string; to_number: string }>(db, sql`
     select from_number, to_number from inbound_messages where account_id = ${accountId} and id = ${id}`);
   return row ? { from: row.from_number, to: row.to_number } : null;
+}
+
+/** The account's unread inbound messages (inbound_unread_idx), or those from one number. */
+export async function countUnread(db: Executor, accountId: string, from?: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, sql`
+    select count(*)::int as n from inbound_messages
+    where account_id = ${accountId} and read_at is null ${from === undefined ? sql`` : sql`and from_number = ${from}`}`);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Marks one inbound message read, keeping the time of the first call: null when it is missing or another
+ * account's, else how many messages this call changed (0 or 1).
+ */
+export async function markRead(db: Executor, accountId: string, id: string): Promise<number | null> {
+  const [row] = await rows<{ found: number; marked: number }>(db, sql`
+    with target as (select id, read_at from inbound_messages where account_id = ${accountId} and id = ${id}),
+    changed as (
+      update inbound_messages i set read_at = now() from target t where i.id = t.id and t.read_at is null returning i.id)
+    select (select count(*) from target)::int as found, (select count(*) from changed)::int as marked`);
+  return row && row.found > 0 ? row.marked : null;
+}
+
+/** Marks every unread message from this number read; how many were. */
+export async function markConversationRead(db: Executor, accountId: string, number: string): Promise<number> {
+  const done = await rows<{ id: string }>(db, sql`
+    update inbound_messages set read_at = now()
+    where account_id = ${accountId} and from_number = ${number} and read_at is null returning id`);
+  return done.length;
+}
+
+export interface ConversationRow {
+  id: string;
+  direction: 'inbound' | 'outbound';
+  body: string | null;
+  at: Date | string;
+  status: string;
+  unread: boolean;
+  service_number: string;
+}
+
+/** The latest `limit` messages to and from one number, oldest first (inbound_conversation_idx, messages by recipient). */
+export async function conversation(db: Executor, accountId: string, number: string, limit: number): Promise<ConversationRow[]> {
+  return rows<ConversationRow>(db, sql`
+    select * from (
+      (select id, 'outbound' as direction, body, created_at as at, status, false as unread, sender as service_number
+       from messages where account_id = ${accountId} and recipient = ${number} order by created_at desc limit ${limit})
+      union all
+      (select id, 'inbound', body, received_at, 'received', read_at is null, to_number
+       from inbound_messages where account_id = ${accountId} and from_number = ${number} order by received_at desc limit ${limit})
+      order by at desc, id desc limit ${limit}
+    ) latest order by at, id`);
+}
+
+/** The name the account gave this number: its contact's, else `name` in the metadata of its latest message that has one. */
+export async function contactName(db: Executor, accountId: string, number: string): Promise<string | null> {
+  const [row] = await rows<{ name: string | null }>(db, sql`
+    select coalesce(
+      (select nullif(trim(concat_ws(' ', first_name, last_name)), '') from contacts where account_id = ${accountId} and phone = ${number}),
+      (select metadata ->> 'name' from messages
+       where account_id = ${accountId} and recipient = ${number} and metadata ? 'name' order by created_at desc limit 1)) as name`);
+  return row?.name ?? null;
 }

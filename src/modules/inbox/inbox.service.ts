@@ -10,7 +10,7 @@ import { addOptout, removeOptout } from '../optouts/optouts.repo.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { containsPattern, parseIsoInstant } from '../../common/query-filters.ts';
 import {
-  countInbox, firstSeen, holderOf, insertInbound, lastSenderAccount, listInbox, purgeFragments, repliedTo, sharedNumberSenders, storeFragment,
+  countInbox, countUnread, firstSeen, holderOf, insertInbound, lastSenderAccount, listInbox, purgeFragments, repliedTo, sharedNumberSenders, storeFragment,
   type InboundRow, type InboxFilter,
 } from './inbox.repo.ts';
 import { isOptIn, isOptOut } from './optout-keywords.ts';
@@ -48,6 +48,7 @@ export interface InboxQuery {
   from?: string;
   date_from?: string;
   date_to?: string;
+  unread?: boolean;
 }
 
 /**
@@ -164,13 +165,15 @@ export function createInboxService(deps: InboxServiceDeps) {
       fromPattern: q.from && q.from.trim() !== '' ? containsPattern(q.from.trim()) : null,
       dateFrom: date('date_from', 'start'),
       dateTo: date('date_to', 'end'),
+      unreadOnly: q.unread === true,
     };
     if (filter.dateFrom && filter.dateTo && filter.dateFrom > filter.dateTo) {
       throw new AppError('invalid_range', 'date_from is after date_to');
     }
-    const [items, total] = await Promise.all([
+    const [items, total, unreadTotal] = await Promise.all([
       listInbox(db, actor.accountId, filter, limit, offset),
       countInbox(db, actor.accountId, filter),
+      countUnread(db, actor.accountId),
     ]);
     return {
       messages: items.map((r) => ({
@@ -189,8 +192,10 @@ export function createInboxService(deps: InboxServiceDeps) {
         reply_to_body: r.reply_to_body,
         campaign_id: r.campaign_id,
         status: 'received' as const,
+        unread: r.unread,
       })),
       total,
+      unread_total: unreadTotal,
       limit,
       offset,
     };

@@ -59,6 +59,10 @@ export const operations = {
     method: 'POST', path: '/inbox/:id/reply', keyedAs: (r) => `inbox/${id(r)}/reply`,
     call: (s, a, r, w) => s.replies.reply(a, id(r), body<{ message: string; campaign?: string }>(r), w),
   },
+  markInboundRead: { method: 'POST', path: '/inbox/:id/read', call: (s, a, r) => s.conversations.read(a, id(r)) },
+  getConversation: {
+    method: 'GET', path: '/conversations/:number', call: (s, a, r) => s.conversations.get(a, r.params!.number!, query<{ limit?: number }>(r)),
+  },
   listOptouts: { method: 'GET', path: '/optouts', call: (s, a) => s.optouts.list(a) },
   getBalance: { method: 'GET', path: '/balance', call: (s, a) => s.credits.balance(a) },
   getReport: { method: 'GET', path: '/report', call: (s, a, r) => s.reports.own(a, query<Parameters<Services['reports']['own']>[1]>(r)) },

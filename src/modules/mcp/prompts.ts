@@ -28,8 +28,21 @@ export const prompts: PromptDefinition[] = [
       '2. Tell me how many recipients, the credits it will cost and the balance; wait for my confirmation.',
       '3. Call send_batch once with every recipient, the campaign name and a new idempotency_key (reuse that key if you retry).',
       '4. Report recipients_queued, invalid_numbers and opted_out_count from its result.',
-      '5. When I ask for replies: get_campaign for delivery counts, and list_inbox (date_from: the send\'s time) for the',
-      '   replies from these numbers. List who replied with their text, and who opted out.',
+      '5. When I ask for replies: get_campaign for delivery counts, and list_inbox (unread=true, date_from: the send\'s',
+      '   time) for the replies from these numbers. List who replied with their text, and who opted out.',
+    ].join('\n'),
+  },
+  {
+    name: 'answer_unread_replies', title: 'Answer unread replies',
+    description: 'Go through unread replies, draft answers for approval, send the approved ones and mark each read.',
+    arguments: [{ name: 'tone', description: 'How the answers should sound (default: brief and friendly)', required: false }],
+    text: (a) => [
+      'Help me answer the unread replies in the SMS inbox.', '',
+      '1. Call list_inbox with unread=true; get_conversation shows what was said before with a number.',
+      `2. Draft an answer to each (${a.tone ?? 'brief and friendly'}); show me every draft with its credits and wait for my approval.`,
+      '   Opt-outs (is_optout) get no answer: just tell me about them.',
+      '3. Send each approved answer with reply_to_inbound and its own new idempotency_key.',
+      '4. Mark every reply you handled read with mark_inbound_read, and tell me what was sent.',
     ].join('\n'),
   },
 ];

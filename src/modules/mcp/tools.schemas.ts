@@ -3,7 +3,7 @@ import { Uuid } from '../../platform/http/schemas.ts';
 import { IdempotencyHeaders } from '../../platform/http/idempotency.ts';
 import { Balance, TransferRequest, TransferResult, AccountList } from '../accounts/accounts.schemas.ts';
 import { CampaignList, CampaignListQuery, CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';
-import { InboxList, InboxQuery } from '../inbox/inbox.schemas.ts';
+import { Conversation, ConversationParams, ConversationQuery, InboxList, InboxQuery, ReadResult } from '../inbox/inbox.schemas.ts';
 import {
   BatchRecipients, BatchRequest, BatchResult, CancelResult, MessageDetail, MessageList, MessageListQuery, ReplyRequest, SendPreview, SendRequest, SendResult,
 } from '../messages/messages.schemas.ts';
@@ -157,7 +157,7 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'list_inbox', title: 'List inbound messages', op: 'listInbox',
-    description: 'Replies received, newest first, filtered by sender and date; is_optout marks STOP replies.',
+    description: 'Replies received, newest first; unread=true for those not yet marked read. is_optout marks STOP replies.',
     input: InboxQuery, output: InboxList, annotations: READ,
     request: (query) => ({ query }),
   },
@@ -166,6 +166,18 @@ export const tools: ToolDefinition[] = [
     description: `SMS back to an inbound message's sender, from the number they wrote to. Costs as send_sms. ${ASK} Scope send.`,
     ...keyedOnId('inbound_id', ReplyRequest), output: SendResult, annotations: SPENDS,
     credits: (args, link) => estimateSendCredits(args.message as string, link),
+  },
+  {
+    name: 'mark_inbound_read', title: 'Mark an inbound message read', op: 'markInboundRead',
+    description: 'Mark a reply read once it is handled (listing never does). Free. Scope send.',
+    ...onId('inbound_id'), output: ReadResult,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: 'get_conversation', title: 'Get a conversation', op: 'getConversation',
+    description: 'Messages to and from one number (E.164), oldest first, with its name and unread count.',
+    input: Type.Object({ ...ConversationParams.properties, ...ConversationQuery.properties }), output: Conversation, annotations: READ,
+    request: ({ number, ...query }) => ({ params: { number: number as string }, query }),
   },
   {
     name: 'list_optouts', title: 'List opt-outs', op: 'listOptouts',

@@ -104,7 +104,9 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s, for agents', (k
 
   it('offers a prompt that sends to a list and reports who replied', async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name)).toContain('send_to_list_and_report_replies');
+    expect(prompts.map((p) => p.name)).toEqual(['send_to_list_and_report_replies', 'answer_unread_replies']);
+    const answer = await client.getPrompt({ name: 'answer_unread_replies', arguments: {} });
+    expect((answer.messages[0]!.content as { text: string }).text).toMatch(/unread=true[\s\S]*mark_inbound_read/);
     const prompt = await client.getPrompt({ name: 'send_to_list_and_report_replies', arguments: { recipients: '0412 345 678', message: 'Hi' } });
     const text = (prompt.messages[0]!.content as { text: string }).text;
     expect(text).toContain('0412 345 678');

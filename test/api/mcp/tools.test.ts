@@ -7,10 +7,10 @@ import { callTool, connectMcp, ok, refusal, type McpTransportKind } from '../../
 // Both transports, driven by the official SDK client: every tool called, structured results shaped by the REST
 // routes' 200 schemas, refusals as tool errors carrying the API's code.
 
-const READ_TOOLS = ['preview_message', 'search_messages', 'get_message', 'list_campaigns', 'get_campaign', 'list_inbox', 'list_optouts', 'get_balance', 'get_report', 'list_numbers', 'list_sub_accounts', 'get_settings'];
-const WRITE_TOOLS = ['send_sms', 'schedule_sms', 'cancel_scheduled', 'send_batch', 'reply_to_inbound', 'allocate_credits', 'add_optout'];
-// Writes that can be undone or repeated without harm: an opt-out, and a schedule until cancel_scheduled refunds it.
-const NOT_DESTRUCTIVE = ['add_optout', 'schedule_sms'];
+const READ_TOOLS = ['preview_message', 'search_messages', 'get_message', 'list_campaigns', 'get_campaign', 'list_inbox', 'get_conversation', 'list_optouts', 'get_balance', 'get_report', 'list_numbers', 'list_sub_accounts', 'get_settings'];
+const WRITE_TOOLS = ['send_sms', 'schedule_sms', 'cancel_scheduled', 'send_batch', 'reply_to_inbound', 'mark_inbound_read', 'allocate_credits', 'add_optout'];
+// Writes that can be undone or repeated without harm: an opt-out, marking read, and a schedule until cancel_scheduled refunds it.
+const NOT_DESTRUCTIVE = ['add_optout', 'schedule_sms', 'mark_inbound_read'];
 // A day ahead of the server's clock: well inside the 35-day limit, never due during the test.
 const tomorrow = () => new Date(Date.now() + 24 * 3600_000).toISOString();
 
@@ -133,6 +133,11 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     const inbox = ok(await callTool(client, 'list_inbox', { from: person.slice(-6) }));
     expect(inbox).toMatchObject({ total: 1, messages: [{ id: row!.id, from: person, to: number, body: 'Is 7pm ok?' }] });
     const reply = ok(await callTool(client, 'reply_to_inbound', { inbound_id: row!.id, message: '7pm is fine' }));
+    expect(ok(await callTool(client, 'list_inbox', { unread: true, from: person.slice(-6) })).messages).toEqual([expect.objectContaining({ id: row!.id, unread: true })]);
+    expect(ok(await callTool(client, 'mark_inbound_read', { inbound_id: row!.id }))).toMatchObject({ ok: true, marked: 1 });
+    const convo = ok(await callTool(client, 'get_conversation', { number: person }));
+    expect((convo.messages as Array<{ direction: string; body: string; unread: boolean }>).map((m) => [m.direction, m.body, m.unread]))
+      .toEqual([['inbound', 'Is 7pm ok?', false], ['outbound', '7pm is fine', false]]);
     const message = ok(await callTool(client, 'get_message', { message_id: reply.message_id }));
     expect(message.message).toMatchObject({ recipient: person, sender: number, body: '7pm is fine' });
 
@@ -191,7 +196,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     const scheduled = ok(await callTool(client, 'schedule_sms', { to: mobile(), message: 'later', send_at: tomorrow() }));
     const readArgs: Record<string, Record<string, unknown>> = {
       get_message: { message_id: messageId }, get_campaign: { campaign_id: sent.campaign_id },
-      preview_message: { to: mobile(), message: 'hi' },
+      preview_message: { to: mobile(), message: 'hi' }, get_conversation: { number: mobile() },
     };
     for (const name of READ_TOOLS) ok(await callTool(readOnly, name, readArgs[name] ?? {}));
     const writeArgs: Record<string, Record<string, unknown>> = {
@@ -200,6 +205,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
       cancel_scheduled: { message_id: scheduled.message_id },
       send_batch: { message: 'hi', recipients: [mobile()] },
       reply_to_inbound: { inbound_id: inbound!.id, message: 'hi' },
+      mark_inbound_read: { inbound_id: inbound!.id },
       allocate_credits: { account_id: owner.accountId, amount: 1 },
       add_optout: { number: mobile() },
     };

@@ -101,8 +101,12 @@ export const inboundMessages = pgTable('inbound_messages', {
   // the carrier it arrived from (TASMAN_CARRIERS id; `default` for the single SMPP_* link)
   carrier: text('carrier'),
   contentDeletedAt: ts('content_deleted_at'),
+  // null while unread: set only by an explicit mark-read call, never by listing (client libraries poll GET /inbox)
+  readAt: ts('read_at'),
 }, (t) => [
   index('inbound_account_received_idx').on(t.accountId, t.receivedAt),
+  index('inbound_unread_idx').on(t.accountId, t.receivedAt).where(sql`${t.readAt} is null`),
+  index('inbound_conversation_idx').on(t.accountId, t.from, t.receivedAt),
   uniqueIndex('inbound_carrier_ref_idx').on(t.carrierRef).where(sql`${t.carrierRef} is not null`),
   index('inbound_retention_idx').on(t.receivedAt).where(sql`${t.body} is not null`),
 ]);
