@@ -37,7 +37,7 @@ import { webhookEvents } from './modules/webhooks/webhook-events.schemas.ts';
 import { ClickEventBody } from './modules/links/links.schemas.ts';
 import { MessageResponse } from './modules/messages/messages.schemas.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
-import { OPERATOR_COOKIE, sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
+import { operatorAuth, sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import type { HealthService } from './modules/health/health.service.ts';
 import type { Metrics } from './platform/metrics.ts';
@@ -191,7 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie);
   await app.register(healthRoutes, {
     health: deps.health, metrics: deps.metrics, adminToken: deps.adminToken, metricsToken: deps.metricsToken,
-    operatorSessions: { cookie: OPERATOR_COOKIE, authenticate: deps.services.sessions.authenticateOperator, failed: deps.services.addressThrottle.failed },
+    operatorSessions: operatorAuth(deps.services),
   });
   await app.register(dashboardRoutes);
   await app.register(sessionRoutes, { services: deps.services, adminToken: deps.adminToken });

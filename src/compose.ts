@@ -13,6 +13,7 @@ import { createQueueSignal } from './platform/jobs/signal.ts';
 import { loadOrCreateKey } from './platform/crypto/secret-box.ts';
 import type { CarrierSet, SimulatorHandle, SmppServer } from './carrier/index.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { createOperatorService } from './modules/operators/operators.service.ts';
 import { createCampaignService } from './modules/campaigns/campaigns.service.ts';
 import { createOptoutService } from './modules/optouts/optouts.service.ts';
 import { createCreditService } from './modules/credits/credits.service.ts';
@@ -122,6 +123,7 @@ function createServices(
     passwordResets: createPasswordResetService({ db, publicUrl: config.publicUrl, mail, failures }),
     twoFactor,
     admin: createAdminService({ db, invite: sessions.invite }),
+    operators: createOperatorService({ db }),
     messages,
     links,
     replies: createReplyService({ db, messages }),

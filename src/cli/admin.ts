@@ -162,6 +162,18 @@ export function adminCommand(): Command {
     .option('--routes-only', 'only the routes, on this instance')
     .action((o: { routesOnly?: boolean }) => callApi('POST', o.routesOnly ? '/admin/carriers/routes/reload' : '/admin/carriers/reload'));
 
+  // Named operators: a token per person, named in the audit log; the bootstrap token adds the first.
+  const operator = admin.command('operator').description('named operators: each with a token of their own, named in the audit log');
+  operator.command('add').description('add an operator; prints their token once (they set it as TASMAN_ADMIN_TOKEN)')
+    .argument('<name>', 'who they are, as the audit log names them')
+    .action((name: string) => callApi('POST', '/admin/operators', { name }));
+  operator.command('list').description('the live operators (never their tokens)')
+    .option('--all', 'removed operators too')
+    .action((o: { all?: boolean }) => callApi('GET', `/admin/operators${query({ include_revoked: o.all ? 'true' : undefined })}`));
+  operator.command('remove').description('remove an operator: their token stops working at once')
+    .argument('<operator-id>', 'the operator\'s id (from `operator list`)')
+    .action((id: string) => callApi('DELETE', `/admin/operators/${encodeURIComponent(id)}`));
+
   admin.command('inbound').description('make the built-in SMSC send an inbound message (simulator only)')
     .requiredOption('--from <number>', 'the sender\'s number').requiredOption('--to <number>', 'the service number')
     .requiredOption('--text <text>', 'the message')

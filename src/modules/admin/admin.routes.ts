@@ -1,10 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, IdParams, NonBlankName, nullable, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import { requireAdminToken } from '../../platform/http/auth.ts';
+import { operatorOf, requireAdminToken } from '../../platform/http/auth.ts';
 import type { Services } from '../../compose.ts';
 import { AppError } from '../../platform/errors.ts';
-import { OPERATOR_COOKIE } from '../sessions/sessions.routes.ts';
+import { operatorAuth } from '../sessions/sessions.routes.ts';
 import { KEY_CREATED_EXAMPLE, KeyCreated, KeyScopes } from '../keys/keys.schemas.ts';
 import { adminListRoutes } from './admin-lists.routes.ts';
 import { smppBindAdminRoutes } from '../smpp-credentials/smpp-binds.routes.ts';
@@ -12,6 +12,7 @@ import { adminAuditRoutes } from '../audit/audit.routes.ts';
 import { Country } from '../settings/settings.schemas.ts';
 import { operatorActor } from '../../platform/audit/entry.ts';
 import { outboxRoutes } from './outbox.routes.ts';
+import { operatorRoutes } from '../operators/operators.routes.ts';
 
 /** What the simulator route needs of the built-in SMSC. */
 export interface InboundInjector {
@@ -44,7 +45,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
   simulator: InboundInjector | null;
   adminToken: string | null;
 }> = async (app, { services, simulator, adminToken }) => {
-  requireAdminToken(app, adminToken, { cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator, failed: services.addressThrottle.failed });
+  requireAdminToken(app, adminToken, operatorAuth(services));
   const { admin } = services;
 
   app.post('/admin/accounts', {
@@ -76,7 +77,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         }, { description: 'The account is created' }),
       },
     },
-  }, async (request, reply) => reply.status(201).send(await admin.createAccount(operatorActor(request.ip), request.body)));
+  }, async (request, reply) => reply.status(201).send(await admin.createAccount(operatorActor(request.ip, operatorOf(request)), request.body)));
 
   app.get('/admin/accounts', {
     config: { contract: { response: { accounts: [ACCOUNT_SUMMARY_EXAMPLE], limit: 25, offset: 0 } } },
@@ -126,7 +127,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       }, { description: 'The fields to change' }),
       response: { 200: AccountSummary },
     },
-  }, async (request) => admin.patchAccount(operatorActor(request.ip), request.params.id, request.body));
+  }, async (request) => admin.patchAccount(operatorActor(request.ip, operatorOf(request)), request.params.id, request.body));
 
   app.post('/admin/accounts/:id/credits', {
     config: { contract: { sample: { body: { amount: 1000 } }, response: { account_id: EX.account, credits: 10_000 }, errors: ['not_found', 'insufficient_credits'] } },
@@ -138,7 +139,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       }, { description: 'The change' }),
       response: { 200: Type.Object({ account_id: AccountId, credits: Type.Integer({ description: 'Its balance after the change' }) }, { description: 'The new balance' }) },
     },
-  }, async (request) => admin.addCredits(operatorActor(request.ip), request.params.id, request.body.amount));
+  }, async (request) => admin.addCredits(operatorActor(request.ip, operatorOf(request)), request.params.id, request.body.amount));
 
   app.post('/admin/accounts/:id/keys', {
     config: { contract: { sample: { body: { name: 'ci', scopes: ['read', 'send'] } }, response: KEY_CREATED_EXAMPLE, errors: ['not_found'] } },
@@ -150,7 +151,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       }, { description: 'The new key' }),
       response: { 201: KeyCreated },
     },
-  }, async (request, reply) => reply.status(201).send(await admin.createKey(operatorActor(request.ip), request.params.id, request.body.name, request.body.scopes)));
+  }, async (request, reply) => reply.status(201).send(await admin.createKey(operatorActor(request.ip, operatorOf(request)), request.params.id, request.body.name, request.body.scopes)));
 
   app.delete('/admin/accounts/:id/keys/:keyId', {
     config: { contract: { errors: ['not_found'], response: { ok: true } } },
@@ -159,7 +160,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       description: 'Revokes one of the account\'s keys at once (it answers 401 from then on), for a leaked key. Revoking it again answers 200; a key the account does not have answers 404. Operator token or console session.',
       response: { 200: Ok },
     },
-  }, async (request) => admin.revoke(operatorActor(request.ip), request.params.id, request.params.keyId));
+  }, async (request) => admin.revoke(operatorActor(request.ip, operatorOf(request)), request.params.id, request.params.keyId));
 
   app.post('/admin/sender-ids', {
     config: {
@@ -184,7 +185,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         }, { description: 'The Sender ID is registered' }),
       },
     },
-  }, async (request, reply) => reply.status(201).send(await admin.registerSenderId(operatorActor(request.ip), request.body)));
+  }, async (request, reply) => reply.status(201).send(await admin.registerSenderId(operatorActor(request.ip, operatorOf(request)), request.body)));
 
   app.post('/admin/numbers', {
     config: {
@@ -210,12 +211,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         }, { description: 'The number is added' }),
       },
     },
-  }, async (request, reply) => reply.status(201).send(await admin.addNumber(operatorActor(request.ip), request.body)));
+  }, async (request, reply) => reply.status(201).send(await admin.addNumber(operatorActor(request.ip, operatorOf(request)), request.body)));
 
   await app.register(adminListRoutes, { services });
   await app.register(smppBindAdminRoutes, { services });
   await app.register(adminAuditRoutes, { services });
   await app.register(outboxRoutes, { services });
+  await app.register(operatorRoutes, { services });
 
   // Development only: answers while this process runs the built-in SMSC (SMPP_HOST unset), else 404.
   app.post('/admin/simulator/inbound', {

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { requireAdminToken } from '../../platform/http/auth.ts';
 import type { Services } from '../../compose.ts';
 import { described, nullable } from '../../platform/http/schemas.ts';
-import { OPERATOR_COOKIE } from '../sessions/sessions.routes.ts';
+import { operatorAuth } from '../sessions/sessions.routes.ts';
 
 const tags = ['Operator'];
 const security = [{ adminToken: [] }];
@@ -53,7 +53,7 @@ const ROUTES_EXAMPLE = [{ country: ['AU', 'NZ'], carriers: ['primary', 'backup']
 
 /** The operator's carriers and routes: this process's, or in a `tasman start` cluster the workers process's (relayed); 404 on a process that runs no workers outside one. */
 export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminToken: string | null }> = async (app, { services, adminToken }) => {
-  requireAdminToken(app, adminToken, { cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator, failed: services.addressThrottle.failed });
+  requireAdminToken(app, adminToken, operatorAuth(services));
 
   // not_found: this process runs no carriers; service_unavailable: the workers process did not answer the relay.
   app.get('/admin/carriers', {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Ok } from '../../platform/http/schemas.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Services } from '../../compose.ts';
-import { CSRF_HEADER } from '../../platform/http/auth.ts';
+import { CSRF_HEADER, type OperatorSessionAuth } from '../../platform/http/auth.ts';
 import {
   InviteAccept, InviteInfo, InviteToken, Login, PasswordForgot, PasswordReset, OperatorLogin, OperatorSessionInfo, SecondFactor, SecondFactorRequired, SESSION_EXAMPLE, SessionInfo,
 } from './sessions.schemas.ts';
@@ -14,6 +14,11 @@ import { DEVICE_COOKIE } from './sign-in-throttle.ts';
 
 export const USER_COOKIE = 'tasman_session';
 export const OPERATOR_COOKIE = 'tasman_operator';
+
+/** How every operator route authenticates: the bootstrap token, a named operator's token, or a console session. */
+export const operatorAuth = (services: Services): OperatorSessionAuth => ({
+  cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator, failed: services.addressThrottle.failed, named: services.operators.authenticate,
+});
 const tags = ['Dashboard sessions'];
 const DEVICE_COOKIE_DAYS = 365;
 const security: [] = [];

@@ -5,9 +5,9 @@ export type AuditActorType = 'user' | 'key' | 'operator' | 'system' | 'anonymous
 
 export interface AuditActor {
   type: AuditActorType;
-  /** the user's or key's id; null for the operator, the system and an anonymous caller */
+  /** the user's, key's or named operator's id; null for the bootstrap operator token, the system and an anonymous caller */
   id: string | null;
-  /** the user's email, the key's shown prefix (looked up when null), `operator`, or the job's name */
+  /** the user's email, the key's shown prefix (looked up when null), the operator's name (`operator` for the bootstrap token), or the job's name */
   label: string | null;
   /** the request's source address (Fastify's request.ip, after TRUST_PROXY); null off the HTTP path */
   address: string | null;
@@ -45,8 +45,12 @@ export function auditActor(actor: Actor | AuditActor): AuditActor {
   return { type: 'key', id: actor.keyId, label: null, address };
 }
 
-/** The operator, through the operator token or the console (the CLI's `tasman admin` calls the same API). */
-export const operatorActor = (address: string | null): AuditActor => ({ type: 'operator', id: null, label: 'operator', address });
+/**
+ * The operator, through the operator token or the console (the CLI's `tasman admin` calls the same API): a named
+ * operator by their id and name, the bootstrap token as `operator`.
+ */
+export const operatorActor = (address: string | null, named?: { id: string; name: string }): AuditActor =>
+  ({ type: 'operator', id: named?.id ?? null, label: named?.name ?? 'operator', address });
 
 /** Tasman itself: a background job (`number-renewal`, `retention`). */
 export const systemActor = (job: string): AuditActor => ({ type: 'system', id: null, label: job, address: null });

@@ -145,15 +145,27 @@ export function requireApiKey(
   }
 }
 
+/** A named operator (modules/operators): who, beside the bootstrap token, may use the operator API. */
+export interface NamedOperator { id: string; name: string }
+
 /** An operator console session: the cookie's name and its check against the current operator token. */
 export interface OperatorSessionAuth {
   cookie: string;
   authenticate(sessionToken: string, operatorToken: string): Promise<{ csrfToken: string } | null>;
   /** Counts a wrong operator token against the source address; the 429 to answer instead beyond the limit. */
   failed?(address: string): Promise<AppError | null>;
+  /** A named operator's own token: the live operator holding it, or null. */
+  named?(token: string): Promise<NamedOperator | null>;
 }
 
-/** The operator API's bearer token, compared in constant time; or an operator console session (with CSRF). */
+const namedOperators = new WeakMap<FastifyRequest, NamedOperator>();
+/** The named operator who made this operator request; undefined for the bootstrap token or a console session. */
+export const operatorOf = (request: FastifyRequest): NamedOperator | undefined => namedOperators.get(request);
+
+/**
+ * The operator API's bearer token (TASMAN_ADMIN_TOKEN, compared in constant time), a named operator's own token,
+ * or an operator console session (with CSRF).
+ */
 export function requireAdminToken(scope: FastifyInstance, token: string | null, sessions?: OperatorSessionAuth): void {
   const expected = token ? createHash('sha256').update(token).digest() : null;
   scope.addHook('onRequest', async (request: FastifyRequest) => {
@@ -168,6 +180,11 @@ export function requireAdminToken(scope: FastifyInstance, token: string | null, 
     const given = bearer(request);
     const ok = given !== null && timingSafeEqual(createHash('sha256').update(given).digest(), expected);
     if (ok) return;
+    const named = given !== null ? await sessions?.named?.(given) : null;
+    if (named) {
+      namedOperators.set(request, named);
+      return;
+    }
     const refused = given !== null ? await sessions?.failed?.(request.ip) : null;
     throw refused ?? new AppError('unauthorized', 'Invalid operator token');
   });

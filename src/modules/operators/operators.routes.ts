@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { IdParams } from '../../platform/http/schemas.ts';
+import { operatorOf } from '../../platform/http/auth.ts';
+import { operatorActor } from '../../platform/audit/entry.ts';
+import type { Services } from '../../compose.ts';
+import { Operator, OperatorCreate, OperatorCreated, OperatorList, OperatorListQuery, OPERATOR_EXAMPLE } from './operators.schemas.ts';
+
+const tags = ['Operator'];
+const security = [{ adminToken: [] }];
+
+/** Named operators (POST/GET /admin/operators, DELETE /admin/operators/{id}); registered inside the operator routes. */
+export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { operators } = services;
+
+  // conflict: a live operator has that name already.
+  app.post('/admin/operators', {
+    config: { contract: { sample: { body: { name: 'Priya Raman' } }, errors: ['conflict'], response: { ...OPERATOR_EXAMPLE, token: 'tso_q3Zr8LkWcY1vN0pA7sD2fG5hJ9kL4mX6' } } },
+    schema: {
+      tags, security, summary: 'Add a named operator, with a token of their own',
+      description: 'Creates an operator token for one person: they use it as the operator bearer token (the CLI reads it from TASMAN_ADMIN_TOKEN), every change they make is recorded in the audit log under their name, and removing them revokes it alone. The token is shown once. 409 when a live operator has that name. Operator token or console session.',
+      body: OperatorCreate, response: { 201: OperatorCreated },
+    },
+  }, async (request, reply) => reply.status(201).send(await operators.add(operatorActor(request.ip, operatorOf(request)), request.body)));
+
+  app.get('/admin/operators', {
+    config: { contract: { response: { operators: [OPERATOR_EXAMPLE], total: 1 } } },
+    schema: {
+      tags, security, summary: 'The named operators', description: 'Every live named operator, oldest first (with include_revoked, removed ones too). Tokens are never shown. Reads only. Operator token or console session.',
+      querystring: OperatorListQuery, response: { 200: OperatorList },
+    },
+  }, async (request) => operators.list(request.query));
+
+  app.delete('/admin/operators/:id', {
+    config: { contract: { errors: ['not_found'], response: { ...OPERATOR_EXAMPLE, revoked_at: OPERATOR_EXAMPLE.created_at } } },
+    schema: {
+      tags, security, summary: 'Remove a named operator: their token stops working at once',
+      description: 'Revokes the operator\'s token; their next request is refused (401). Their entries in the audit log stay under their name. 404 when no live operator has that id. Operator token or console session.',
+      params: IdParams, response: { 200: Operator },
+    },
+  }, async (request) => operators.remove(operatorActor(request.ip, operatorOf(request)), request.params.id));
+};
