@@ -160,7 +160,9 @@ describe('dispatcher', () => {
   it('does not record an outcome once its claim was taken over', async () => {
     const a = await queue(1);
     const [claim] = await claimBatch(t.services.db, 10, 50);
-    await new Promise((r) => setTimeout(r, 80));
+    // The 50 ms lease running out (by the database's clock) is what lets the takeover claim it.
+    await until(() => rows<{ lapsed: boolean }>(t.services.db, sql`select lease_until < now() as lapsed from messages where id = ${claim!.id}`),
+      (r) => r[0]?.lapsed === true);
     const [takeover] = await claimBatch(t.services.db, 10, 60_000);
     expect(takeover?.id).toBe(claim!.id);
     const recorded = await recordSent(t.services.db, [{ id: claim!.id, claim: claim!.claim, smscMessageId: '1', sentAt: new Date() }]);

@@ -104,17 +104,12 @@ describe('readiness of the worker role', () => {
       expect(pipeline.json()).toMatchObject({ carriers: [{ name: 'default', bound: true, address: expect.stringMatching(/^127\.0\.0\.1:\d+$/) }], carriers_checked: true });
       const account = await createAccount(t.app, { credits: 10 });
       const sent = await call(t.app, account.apiKey, 'POST', '/send', { to: mobile(), message: 'counted' });
-      for (let i = 0; i < 200; i++) {
-        const page = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).body;
-        if ((sample(page, 'tasman_receipts_total{status="delivered"}') ?? 0) >= 1) {
-          expect(sample(page, 'tasman_messages_submitted_total')).toBe(1);
-          expect(sample(page, 'tasman_smpp_bind_up{carrier="default"}')).toBe(1);
-          expect(sample(page, 'tasman_carrier_bind_up{carrier="default",bind="0"}')).toBe(1);
-          return;
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no receipt counted for ${sent.body.message_id}`);
+      const page = await pollUntil(
+        async () => (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).body,
+        (p) => (sample(p, 'tasman_receipts_total{status="delivered"}') ?? 0) >= 1, `a receipt counted for ${String(sent.body.message_id)}`, 30_000);
+      expect(sample(page, 'tasman_messages_submitted_total')).toBe(1);
+      expect(sample(page, 'tasman_smpp_bind_up{carrier="default"}')).toBe(1);
+      expect(sample(page, 'tasman_carrier_bind_up{carrier="default",bind="0"}')).toBe(1);
     } finally {
       await t.close();
     }

@@ -26,14 +26,16 @@ describe('Idempotency-Key leases', () => {
 
   it('keeps a slow live request key with its heartbeat, past the lease', async () => {
     const a = await createAccount(t.app);
-    const idem = createIdempotency(t.services.db, { leaseMs: 300 });
+    const leaseMs = 300;
+    const idem = createIdempotency(t.services.db, { leaseMs });
     const key = randomUUID();
     const request = { headers: { 'idempotency-key': key }, actor: { accountId: a.accountId }, body: { n: 1 } } as unknown as FastifyRequest;
     const reply = { header: () => reply, status: () => reply } as unknown as FastifyReply;
     let finish!: () => void;
     const slow = idem.run(request, reply, 'test', () => new Promise<string>((resolve) => { finish = () => resolve('done'); }));
-    // Three leases later the first request is still running: a duplicate must still see it in flight.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Three leases later the first request is still running: a duplicate must still see it in flight. The lease
+    // running out is what is under test, so this waits for the clock.
+    await new Promise((r) => setTimeout(r, 3 * leaseMs + 100));
     await expect(idem.run(request, reply, 'test', async () => 'second')).rejects.toMatchObject({ code: 'idempotency_in_flight' });
     finish();
     expect(await slow).toBe('done');

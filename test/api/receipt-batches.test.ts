@@ -12,6 +12,7 @@ import { rows } from '../../src/platform/db/client.ts';
 import { recordSent } from '../../src/modules/dispatch/dispatch.repo.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
+import { pollUntil } from '../support/poll.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -51,12 +52,8 @@ async function holdRow(messageId: string) {
     release,
     /** Until a statement is really blocked behind the holder (on the server, waiting), or `stop()` says to look no more. */
     async untilBlocked(stop: () => boolean = () => false) {
-      for (;;) {
-        const blocked = await rows<{ pid: number }>(t.services.db, sql`
-          select pid from pg_stat_activity where ${holder}::int = any(pg_blocking_pids(pid))`);
-        if (blocked.length > 0 || stop()) return;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await pollUntil(async () => stop() || (await rows<{ pid: number }>(t.services.db, sql`
+        select pid from pg_stat_activity where ${holder}::int = any(pg_blocking_pids(pid))`)).length > 0, Boolean, 'a statement blocked behind the holder', 60_000, 10);
     },
     async end() {
       clearTimeout(guard);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
 import { testDatabaseUrl } from '../support/scratch-db.ts';
+import { pollUntil } from '../support/poll.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -26,7 +27,10 @@ describe('/send while another account\'s statement waits on a lock', () => {
       let waitingDone = false;
       const waiting = call(t.app, locked.apiKey, 'POST', '/send', { to: mobile(), message: 'waits for the lock' })
         .finally(() => { waitingDone = true; });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The send's statement is queued behind the row lock (PostgreSQL says so) before the other account sends.
+      await pollUntil(async () => (await holder.query(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n as number,
+      (n) => n > 0, 'the send waiting on the lock', 30_000);
       expect(waitingDone).toBe(false);
       const other = await Promise.race([
         call(t.app, free.apiKey, 'POST', '/send', { to: mobile(), message: 'goes at once' }),

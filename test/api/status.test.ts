@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
+import { pollUntil } from '../support/poll.ts';
 
 let t: TestApp;
 // No workers: nothing dispatches, so a queued message stays exactly where the test puts it. The queue age is
@@ -51,7 +52,7 @@ describe('GET /status with the workers running', () => {
       expect((await w.app.inject({ method: 'GET', url: '/status' })).json().status).toBe('operational');
       await w.simulator!.stop();
       // The link notices the closed socket on its own; wait for it rather than for a fixed time.
-      while (w.services.carriers!.health().bound) await new Promise((r) => setTimeout(r, 20));
+      await pollUntil(() => w.services.carriers!.health().bound, (bound) => !bound, 'the link unbound', 30_000, 20);
       const res = (await w.app.inject({ method: 'GET', url: '/status' })).json();
       expect(res).toMatchObject({ status: 'degraded', services: { outbound: 'degraded', inbound: 'degraded', delivery_receipts: 'degraded' } });
     } finally {

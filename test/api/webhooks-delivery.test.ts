@@ -39,7 +39,6 @@ type Json = Record<string, unknown>;
 type Delivery = { id: string; status: string; attempt_count: number; attempts: Array<{ status_code: number | null; error: string | null; duration_ms: number; attempted_at: string }> };
 
 const MESSAGE_ID = '01a1fc97-f1e8-765e-92c4-fdeb302ed871';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function configure(a: TestAccount, url: string, opts: { kind?: 'delivery' | 'inbound'; sign?: boolean; enabled?: boolean } = {}) {
   const path = `/webhooks/${opts.kind ?? 'delivery'}`;
@@ -67,6 +66,18 @@ async function delivery(a: TestAccount, id: string): Promise<Delivery> {
 
 const settled = (a: TestAccount, id: string, timeoutMs = 30_000): Promise<Delivery> =>
   pollUntil(() => delivery(a, id), (d) => d.status !== 'pending', `delivery ${id} settled`, timeoutMs, 25);
+
+/**
+ * A later delivery (another account's, to an endpoint that always fails) runs its whole retry schedule: an attempt
+ * or change the worker still owed for an earlier one would have come by the time this one has failed.
+ */
+async function workerPastRetries() {
+  const r = await receiver(() => ({ status: 503 }));
+  const b = await createAccount(t.app);
+  await configure(b, r.url, { sign: false });
+  const id = await emit(b, { control: true });
+  expect(await settled(b, id!)).toMatchObject({ status: 'failed', attempt_count: 3 });
+}
 
 describe('delivery', () => {
   it('POSTs the exact body with the documented headers, signed', async () => {
@@ -131,7 +142,7 @@ describe('delivery', () => {
     const d = await settled(a, id!);
     expect(d.status).toBe('delivered');
     expect(d.attempts.map((x) => [x.status_code, x.error])).toEqual([[500, null], [404, null], [204, null]]);
-    await sleep(300);
+    await workerPastRetries();
     expect(r.requests).toHaveLength(3);
   });
 
@@ -144,7 +155,7 @@ describe('delivery', () => {
     const d = await settled(a, id!);
     expect(d).toMatchObject({ status: 'failed', attempt_count: 3 });
     expect(d.attempts.map((x) => x.status_code)).toEqual([503, 503, 503]);
-    await sleep(400);
+    await workerPastRetries();
     expect(r.requests).toHaveLength(3);
     expect((await call(t.app, a.apiKey, 'GET', '/webhooks/deliveries?status=failed')).body.total).toBe(1);
   });
@@ -256,7 +267,7 @@ describe('delivery', () => {
     const d = await settled(a, id!);
     expect(d.status).toBe('failed');
     expect(d.attempts).toEqual([expect.objectContaining({ status_code: null, error: 'endpoint disabled; not sent', duration_ms: 0 })]);
-    await sleep(200);
+    await workerPastRetries();
     expect(r.requests).toHaveLength(0);
   });
 
@@ -356,11 +367,8 @@ describe('auto-disable', () => {
     await history(a, 49, { status: 'failed', hoursAgo: 25 });
     const id = await emit(a, { n: 50 });
     expect((await settled(a, id!)).status).toBe('failed');
-    let config = (await call(t.app, a.apiKey, 'GET', '/webhooks')).body;
-    for (let i = 0; i < 100 && (config.delivery_receipt as Json).enabled; i++) {
-      await sleep(20);
-      config = (await call(t.app, a.apiKey, 'GET', '/webhooks')).body;
-    }
+    const config = await pollUntil(async () => (await call(t.app, a.apiKey, 'GET', '/webhooks')).body,
+      (c) => !(c.delivery_receipt as Json).enabled, 'the endpoint disabled', 30_000, 20);
     expect(config.delivery_receipt).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining('50 deliveries') });
     // Disabled: nothing more is recorded.
     expect(await emit(a, { n: 51 })).toBeNull();
@@ -384,7 +392,7 @@ describe('auto-disable', () => {
       await seed(a);
       const id = await emit(a, { last: true });
       expect((await settled(a, id!)).status).toBe('failed');
-      await sleep(100);
+      await workerPastRetries();
       expect((await call(t.app, a.apiKey, 'GET', '/webhooks')).body.delivery_receipt).toMatchObject({ enabled: true, disabled_reason: null });
     }
   });
@@ -510,11 +518,8 @@ describe('end to end through the built-in SMSC', () => {
     const sent = await call(t.app, a.apiKey, 'POST', '/send', { to: customer, message: 'Reply YES to confirm' });
     expect(sent.status).toBe(200);
     // Wait until the message is sent, so the reply is routed to this account.
-    for (let i = 0; i < 200; i++) {
-      const m = await call(t.app, a.apiKey, 'GET', `/message/${String(sent.body.message_id)}`);
-      if ((m.body.message as Json).status !== 'queued') break;
-      await sleep(25);
-    }
+    await pollUntil(async () => (await call(t.app, a.apiKey, 'GET', `/message/${String(sent.body.message_id)}`)).body,
+      (m) => (m.message as Json).status !== 'queued', 'the message sent', 30_000, 25);
 
     expect((await admin(t.app, 'POST', '/admin/simulator/inbound', { from: customer, to: SHARED_AU, text: 'Yes please' })).status).toBe(200);
     const [reply] = await r.waitFor(1, 15_000);

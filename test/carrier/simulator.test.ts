@@ -45,7 +45,6 @@ describe('our carrier against our simulator', () => {
     const control = await send('+61412345000');
     if (!control.ok || !result.ok) throw new Error('submit failed');
     await rec.receipt((r) => r.smscMessageId === control.smscMessageId);
-    await new Promise((r) => setTimeout(r, 200));
     expect(rec.receipts.find((r) => r.smscMessageId === result.smscMessageId)).toBeUndefined();
   });
 

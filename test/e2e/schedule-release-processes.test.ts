@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, mobile } from '../support/factories.ts';
 import { startProcess, type TasmanProcess } from '../support/process.ts';
 import { startNpmSmsc, type NpmSmsc } from '../carrier/npm-smsc.ts';
+import { pollUntil } from '../support/poll.ts';
 
 const MESSAGES = 3000;
 // Due times spread over this long, so both processes' once-a-second schedulers find due rows many times over.
@@ -36,13 +37,8 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 
-async function waitFor(what: string, done: () => Promise<boolean> | boolean, deadlineMs: number): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const waitFor = (what: string, done: () => Promise<boolean> | boolean, deadlineMs: number): Promise<boolean> =>
+  pollUntil(done, Boolean, what, deadlineMs, 200);
 
 describe('two tasman processes releasing scheduled messages', () => {
   it(`each of ${MESSAGES} messages falling due over ${SPREAD_MS / 1000} s is released once and submitted once`, async () => {

@@ -44,9 +44,9 @@ describe('restartTimers', () => {
   it('runs each restart once after its pause and forgets it; clear cancels the rest', async () => {
     const restarts = restartTimers();
     const ran: string[] = [];
-    restarts.after(5, () => ran.push('soon'));
+    const soonRan = new Promise<void>((resolve) => restarts.after(5, () => { ran.push('soon'); resolve(); }));
     restarts.after(60_000, () => ran.push('late'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await soonRan;
     expect(ran).toEqual(['soon']);
     expect(restarts.pending).toBe(1);
     restarts.clear();

@@ -1,9 +1,9 @@
 import type { Database } from '../db/client.ts';
 
-const CROSS_PROCESS_EVERY_MS = 20;
+export const CROSS_PROCESS_EVERY_MS = 20;
 // How stale the answer to "does another process listen?" may be: a process that starts listening hears its first
 // notification up to this late (it polls every second meanwhile).
-const RECHECK_LISTENERS_MS = 1_000;
+export const RECHECK_LISTENERS_MS = 1_000;
 
 /**
  * "There is new work": wakes workers in this process at once and, throttled, in other processes through

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkerLoop, type Held } from './worker-loop.ts';
+import { pollUntil } from '../../../test/support/poll.ts';
 
 const quiet = { warn: () => {}, error: () => {} };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -48,7 +49,7 @@ describe('createWorkerLoop', () => {
       },
     });
     await loop.start();
-    while (done.length < 30) await sleep(5);
+    await pollUntil(() => done.length, (n) => n >= 30, 'every item handled', 30_000, 5);
     await loop.stop();
     expect(new Set(done).size).toBe(30);
     expect(maxOpen).toBe(4);
@@ -68,8 +69,7 @@ describe('createWorkerLoop', () => {
       handle: (id, job) => new Promise<void>((resolve) => { finish = () => { q.complete(id, job.token); resolve(); }; }),
     });
     await live.start();
-    await sleep(30);
-    expect(live.inFlight()).toBe(1);
+    await pollUntil(() => live.inFlight(), (n) => n === 1, 'the long job taken', 30_000, 5);
     const rival: string[] = [];
     const other = createWorkerLoop<string>({
       name: 'other', concurrency: 1, pollMs: 10, leaseMs, logger: quiet,
@@ -77,13 +77,13 @@ describe('createWorkerLoop', () => {
       handle: async (id) => { rival.push(id); },
     });
     await other.start();
+    // Two leases pass on the clock: the heartbeat keeping the item is what is under test.
     await sleep(leaseMs * 2);
     expect(rival).toEqual([]);
     // Stop with a short grace: the item is abandoned to its lease (the live worker "dies"), and the rival takes it.
     const stopping = live.stop({ graceMs: 10, onGraceExpired: async () => { q.rows.get('long')!.token = 'dead'; finish(); } });
     await stopping;
-    const deadline = Date.now() + 20_000;
-    while (rival.length === 0 && Date.now() < deadline) await sleep(5);
+    await pollUntil(() => rival.length, (n) => n > 0, 'the rival taking the item', 20_000, 5);
     await other.stop();
     expect(rival).toEqual(['long']);
   });
@@ -93,17 +93,19 @@ describe('createWorkerLoop', () => {
     let wake!: () => void;
     const signal = { subscribe: async (fn: () => void) => { wake = fn; return async () => {}; } };
     const handled: number[] = [];
+    let claims = 0;
     const loop = createWorkerLoop<string>({
       name: 'signal', concurrency: 2, pollMs: 60_000, signal, logger: quiet,
-      claim: async (want, token, ms) => q.claim(want, token, ms),
+      claim: async (want, token, ms) => { claims++; return q.claim(want, token, ms); },
       handle: async (id, job) => { if (q.complete(id, job.token)) handled.push(Date.now()); },
     });
     await loop.start();
-    await sleep(20);
+    // Its first claim (of nothing) made, the loop waits for the next poll, a minute away.
+    await pollUntil(() => claims, (n) => n >= 1, 'the first claim', 30_000, 5);
     q.rows.set('new', { done: false, leaseUntil: 0, token: null });
     const raisedAt = Date.now();
     wake();
-    while (handled.length === 0 && Date.now() - raisedAt < 5_000) await sleep(2);
+    await pollUntil(() => handled.length, (n) => n > 0, 'the item handled', 5_000, 2);
     await loop.stop();
     expect(handled).toHaveLength(1);
     expect(handled[0]! - raisedAt).toBeLessThan(1_000);
