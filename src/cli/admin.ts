@@ -45,7 +45,8 @@ export async function operatorRequest(method: Method, path: string, body?: unkno
   const config = loadConfig();
   const token = config.adminToken ?? readAdminToken(config.dataDir);
   if (!token) throw new CliError('no operator token: set TASMAN_ADMIN_TOKEN, or run `tasman start` once to generate one into DATA_DIR');
-  const base = (process.env.TASMAN_URL ?? `http://127.0.0.1:${config.port}`).replace(/\/+$/, '');
+  // With TLS_CERT_FILE the local default is HTTPS (a private CA: NODE_EXTRA_CA_CERTS).
+  const base = (process.env.TASMAN_URL ?? `${config.tls ? 'https' : 'http'}://127.0.0.1:${config.port}`).replace(/\/+$/, '');
   const payload = body === undefined ? undefined : JSON.stringify(body);
   // undici is loaded here, not at the top: every `tasman` process parses this command, few call the API.
   const { request } = await import('undici');

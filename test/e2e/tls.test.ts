@@ -2,7 +2,7 @@
 // signed by a CA of the test's own, real TLS connections that trust only that CA, and a renewal written over the
 // files while the process runs (served to new connections without a restart; a broken renewal keeps the old one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
@@ -83,6 +83,14 @@ describe('HTTPS with TLS_CERT_FILE and TLS_KEY_FILE', () => {
     expect(accounts.statusCode).toBe(200);
     await accounts.body.dump();
 
+    // The CLI on the same host defaults to HTTPS on PORT when TLS_CERT_FILE is set, trusting the CA it is told of.
+    const { TASMAN_URL: _unset, ...env } = process.env;
+    const cli = spawnSync(process.execPath, [fileURLToPath(new URL('../../bin/tasman.js', import.meta.url)), 'admin', 'operator', 'list'], {
+      env: { ...env, PORT: String(port), TASMAN_ADMIN_TOKEN: 'tls-test-operator', TLS_CERT_FILE: at('served.pem'), TLS_KEY_FILE: at('served.key'), NODE_EXTRA_CA_CERTS: at('ca.pem') },
+      encoding: 'utf8',
+    });
+    expect(cli.stderr).toBe('');
+    expect(JSON.parse(cli.stdout)).toMatchObject({ total: expect.any(Number) });
     expect(await served(port)).toBe(fingerprint('first.pem'));
     await expect(served(port, { maxVersion: 'TLSv1.1' })).rejects.toThrow();
     // Without the test CA the certificate is not trusted: the connection really is verified.
