@@ -32,6 +32,7 @@ import { numberRoutes } from './modules/numbers/numbers.routes.ts';
 import { keyRoutes } from './modules/keys/keys.routes.ts';
 import { smppCredentialRoutes } from './modules/smpp-credentials/smpp-credentials.routes.ts';
 import { contactRoutes } from './modules/contacts/contacts.routes.ts';
+import { templateRoutes } from './modules/templates/templates.routes.ts';
 import { statusRoutes } from './modules/status/status.routes.ts';
 import { webhookEvents } from './modules/webhooks/webhook-events.schemas.ts';
 import { ClickEventBody } from './modules/links/links.schemas.ts';
@@ -222,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(keyRoutes, { services: deps.services });
     await scope.register(smppCredentialRoutes, { services: deps.services });
     await scope.register(contactRoutes, { services: deps.services });
+    await scope.register(templateRoutes, { services: deps.services });
     await scope.register(senderRoutes, { services: deps.services });
     await scope.register(settingsRoutes, { services: deps.services });
     await scope.register(mcpRoutes, { services: deps.services });

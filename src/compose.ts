@@ -52,6 +52,7 @@ import { queueInbound, queueReceipts, smppServerGauges } from './modules/smpp-cr
 import { createContactService } from './modules/contacts/contacts.service.ts';
 import { createListService } from './modules/contacts/lists.service.ts';
 import { listSendRecipients } from './modules/contacts/lists.repo.ts';
+import { createTemplateService } from './modules/templates/templates.service.ts';
 import type { CarrierStatus } from './modules/health/health.service.ts';
 import { ping, queueSizes } from './modules/health/health.repo.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
@@ -148,6 +149,7 @@ function createServices(
     smppCredentials: createSmppCredentialService({ db }),
     contacts: createContactService({ db }),
     lists: createListService({ db }),
+    templates: createTemplateService({ db }),
     users: createUserService({ db, invite: sessions.invite, emailSent: mail.sends }),
     numbers: createNumberService({ db, creditPriceCents: config.creditPriceCents, maxNumbers: config.maxNumbers }),
     receipts,

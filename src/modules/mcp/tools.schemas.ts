@@ -5,7 +5,7 @@ import { Balance, TransferRequest, TransferResult, AccountList } from '../accoun
 import { CampaignList, CampaignListQuery, CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';
 import { Conversation, ConversationParams, ConversationQuery, InboxList, InboxQuery, ReadResult } from '../inbox/inbox.schemas.ts';
 import {
-  BatchRecipients, BatchRequest, BatchResult, CancelResult, MessageDetail, MessageList, MessageListQuery, ReplyRequest, SendPreview, SendRequest, SendResult,
+  BatchRecipients, BatchRequest, BatchResult, Message, CancelResult, MessageDetail, MessageList, MessageListQuery, ReplyRequest, SendPreview, SendRequest, SendResult,
 } from '../messages/messages.schemas.ts';
 import type { BatchInput } from '../messages/messages.service.ts';
 import { NumberList } from '../numbers/numbers.schemas.ts';
@@ -79,13 +79,15 @@ function keyedOnId(idArg: string, rest: TObject) {
   return { ...tool, input: keyed(tool.input) };
 }
 
-const { from: _from, ...sendFields } = SendRequest.properties;
+// The tools send a text (message required, no template_id): their credit cap is worked out from it.
+const { from: _from, template_id: _templateId, ...sendOptional } = SendRequest.properties;
+const sendFields = { ...sendOptional, message: Message };
 // schedule_sms is send_sms with send_at required (the same route, so the same limits: future, at most 35 days).
 const { send_at: _sendAt, ...sendNowFields } = sendFields;
 const ScheduleInput = Type.Object({ ...sendNowFields, ...Type.Required(Type.Object({ send_at: sendFields.send_at })).properties });
 // send_batch names its recipients (send_to_list sends to a list): its credit cap is worked out from them.
-const { from: _batchFrom, list_id: _listId, ...batchOptional } = BatchRequest.properties;
-const batchFields = { ...batchOptional, recipients: BatchRecipients };
+const { from: _batchFrom, list_id: _listId, template_id: _batchTemplate, ...batchOptional } = BatchRequest.properties;
+const batchFields = { ...batchOptional, recipients: BatchRecipients, message: Message };
 
 export const tools: ToolDefinition[] = [
   {

@@ -13,7 +13,7 @@ const MessageRef = Type.Object({
 });
 
 export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { messages, idempotency } = services;
+  const { messages, idempotency, templates } = services;
 
   app.post('/send', {
     config: { contract: { ...sendContract(SEND_SAMPLE), response: SEND_RESULT_EXAMPLE }, scope: 'send' },
@@ -23,7 +23,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       body: SendRequest, headers: IdempotencyHeaders, response: { 200: SendResult },
     },
   }, async (request, reply) => idempotency.run(request, reply, 'send',
-    (within) => messages.send(request.actor, request.body, within)));
+    async (within) => messages.send(request.actor, await templates.resolve(request.actor, request.body), within)));
 
   app.post('/send-batch', {
     config: { contract: { ...withBatchErrors(sendContract(BATCH_SAMPLE)), response: MESSAGE_EXAMPLES.batch }, scope: 'send' },
@@ -33,7 +33,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       body: BatchRequest, headers: IdempotencyHeaders, response: { 200: BatchResult },
     },
   }, async (request, reply) => idempotency.run(request, reply, 'send-batch',
-    (within) => messages.sendBatch(request.actor, request.body, within)));
+    async (within) => messages.sendBatch(request.actor, await templates.resolve(request.actor, request.body), within)));
 
   app.post('/send/preview', {
     config: { contract: { ...previewContract(SEND_SAMPLE), response: MESSAGE_EXAMPLES.preview }, scope: 'read' },
@@ -42,7 +42,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       description: 'Takes the body /send takes and answers the text as it would go out (placeholders and links filled in), its encoding, parts and credits, and whether the recipient has opted out. Sends nothing, charges nothing, writes nothing; refuses what /send would refuse for the number, text or sender. Needs only the read scope.',
       body: SendRequest, response: { 200: SendPreview },
     },
-  }, async (request) => messages.previewSend(request.actor, request.body));
+  }, async (request) => messages.previewSend(request.actor, await templates.resolve(request.actor, request.body)));
 
   app.post('/send-batch/preview', {
     config: { contract: { ...withBatchErrors(previewContract(BATCH_SAMPLE)), response: MESSAGE_EXAMPLES.batchPreview }, scope: 'read' },
@@ -51,7 +51,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       description: 'Takes the body /send-batch takes and answers each merged message with its parts and credits, the total, and the recipients the batch would skip (invalid, opted out, repeated). Sends nothing, charges nothing, writes nothing. Needs only the read scope.',
       body: BatchRequest, response: { 200: BatchPreview },
     },
-  }, async (request) => messages.previewBatch(request.actor, request.body));
+  }, async (request) => messages.previewBatch(request.actor, await templates.resolve(request.actor, request.body)));
 
   app.get('/message/:id', {
     config: { contract: { errors: ['not_found'], response: MESSAGE_EXAMPLES.detail }, scope: 'read' },

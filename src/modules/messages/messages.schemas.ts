@@ -4,7 +4,7 @@ import type { RouteContract } from '../../platform/http/route-registry.ts';
 import { EX } from '../../platform/http/examples.ts';
 import { described, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
-const Message = Type.String({ minLength: 1, maxLength: 10_000, description: 'Message text; {{OptOutLink}} becomes a one-tap opt-out link' });
+export const Message = Type.String({ minLength: 1, maxLength: 10_000, description: 'Message text; {{OptOutLink}} becomes a one-tap opt-out link' });
 const SenderField = Type.String({ maxLength: 20, description: 'A registered Sender ID or one of the account\'s dedicated numbers' });
 const CampaignName = Type.String({ minLength: 1, maxLength: 200, description: 'Group the message under this campaign name (up to 200 characters): sends with the same name roll up into one campaign' });
 const Urgent = Type.Boolean({ description: 'Send even inside the account\'s quiet hours (transactional texts); default false: a message due inside them is held until they end' });
@@ -25,9 +25,12 @@ const metadataSchema = (description: string) => Type.Record(Type.String(), Type.
 
 export const Metadata = metadataSchema(`Your own key/value strings (at most ${METADATA_LIMITS.pairs} pairs; keys up to ${METADATA_LIMITS.keyLength} characters, values up to ${METADATA_LIMITS.valueLength}), echoed in GET /message/{id}, GET /messages and the message.dlr webhook`);
 
+const TemplateId = described(Uuid, 'A saved template of the account (an addition; GET /templates): its text is sent instead of message. Give message or template_id');
+
 export const SendRequest = Type.Object({
   to: Type.String({ minLength: 1, maxLength: 40, description: 'AU or NZ mobile: E.164, international digits or local 04…/02…' }),
-  message: Message,
+  message: Type.Optional(described(Message, 'Message text; {{OptOutLink}} becomes a one-tap opt-out link. Required unless template_id is given')),
+  template_id: Type.Optional(TemplateId),
   sender: Type.Optional(SenderField),
   from: Type.Optional(FromAlias),
   campaign: Type.Optional(CampaignName),
@@ -72,7 +75,8 @@ export const BatchRecipients = Type.Array(Type.Union([
 export const BatchRequest = Type.Object({
   recipients: Type.Optional(BatchRecipients),
   list_id: Type.Optional(described(Uuid, 'A contact list of the account (an addition): its contacts are sent to as well, with first_name, last_name, email and their custom fields as merge fields; opted-out ones are skipped. A list beyond 1,000 goes as one campaign, all or nothing, with one debit')),
-  message: described(Message, 'Message text with {{placeholders}} filled per recipient from merge_data (a placeholder no recipient has is 400 unknown_merge_field); {{OptOutLink}} becomes a one-tap opt-out link'),
+  message: Type.Optional(described(Message, 'Message text with {{placeholders}} filled per recipient from merge_data (a placeholder no recipient has is 400 unknown_merge_field); {{OptOutLink}} becomes a one-tap opt-out link. Required unless template_id is given')),
+  template_id: Type.Optional(TemplateId),
   sender: Type.Optional(SenderField),
   from: Type.Optional(FromAlias),
   campaign: Type.Optional(described(CampaignName, 'The campaign\'s name (up to 200 characters); default: none')),
@@ -176,11 +180,11 @@ export const replyErrors: ErrorCode[] = [...textErrors, 'recipient_opted_out', '
 /** /send and /send-batch: a send, a send_at, and an Idempotency-Key (platform/http/idempotency.ts). */
 export const sendContract = (sample: Record<string, unknown>): RouteContract => ({
   sample: { body: sample },
-  errors: [...replyErrors, 'invalid_send_at', 'idempotency_in_flight', 'idempotency_mismatch'],
+  errors: [...replyErrors, 'invalid_send_at', 'idempotency_in_flight', 'idempotency_mismatch', 'not_found'],
 });
 
 /** A preview refuses what the send would, but charges nothing and takes no Idempotency-Key. */
-export const previewContract = (sample: Record<string, unknown>): RouteContract => ({ sample: { body: sample }, errors: [...textErrors] });
+export const previewContract = (sample: Record<string, unknown>): RouteContract => ({ sample: { body: sample }, errors: [...textErrors, 'not_found'] });
 
 /** A batch may also be refused for a recipient's missing merge field (strict_merge_fields), or a list_id not the account's. */
 export const withBatchErrors = (contract: RouteContract): RouteContract => ({ ...contract, errors: [...(contract.errors ?? []), 'merge_field_missing', 'not_found'] });
@@ -255,4 +259,4 @@ export const CancelResult = Type.Object({
 }, { description: 'The message is cancelled and refunded' });
 
 /** A reply's text and optional campaign: the recipient and sender come from the inbound message. */
-export const ReplyRequest = Type.Pick(SendRequest, ['message', 'campaign'], { description: 'The reply\'s text; the recipient and sender come from the inbound message' });
+export const ReplyRequest = Type.Object({ message: Message, campaign: Type.Optional(CampaignName) }, { description: 'The reply\'s text; the recipient and sender come from the inbound message' });

@@ -4,3 +4,4 @@ export * from './webhooks.ts';
 export * from './sessions.ts';
 export * from './smpp.ts';
 export * from './contacts.ts';
+export * from './templates.ts';
