@@ -14,7 +14,7 @@ import { median } from './stats.ts';
 import { benchSetup, startTasmanProcess } from './tasman-process.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-// tasman collects its start-up heap at 10, 20 and 30 s (cli/start.ts settleHeap): read after that.
+// tasman collects its start-up heap at 10, 20 and 30 s (cli/serving.ts settleHeap): read after that.
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 35_000);
 const CLUSTER = process.env.BENCH_WORKERS ?? '2';
 const base = process.env.BENCH_BASE;

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import { createControlServer, simulatedCarrierIds, startSimulators } from '../carrier/index.ts';
 import { createLogger } from '../platform/logger.ts';
 import { portInUse } from '../platform/startup-error.ts';
-import { STOP_SIGNALS } from './start.ts';
+import { STOP_SIGNALS } from './serving.ts';
 
 /**
  * `tasman simulator`: the built-in SMSCs alone (SIM_CARRIERS of them, on 127.0.0.1 from SIM_PORT, consecutive

@@ -15,7 +15,7 @@ import { loadOrCreateKey } from '../platform/crypto/secret-box.ts';
 import { createRpc, isClusterMessage, type Rpc } from '../platform/cluster/rpc.ts';
 import { afterCrash, restartTimers } from '../platform/cluster/restart-policy.ts';
 import { CLUSTER_WORKERS_ENV, type CarrierState } from '../platform/cluster/peer.ts';
-import { banner, settleHeap, STOP_SIGNALS, type Serving } from './start.ts';
+import { banner, settleHeap, STOP_SIGNALS, type Serving } from './serving.ts';
 
 type Role = 'api' | 'workers';
 

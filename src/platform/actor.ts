@@ -1,5 +1,5 @@
 import type { Permission, Role } from './permissions.ts';
-import type { AccountSettings } from '../modules/settings/account-settings.ts';
+import type { AccountSettings } from '../common/account-settings.ts';
 
 // Who is calling: the account behind the API key, as read at the start of the request.
 export interface AccountSnapshot {

@@ -6,7 +6,7 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { FailureCounter } from '../../platform/http/failure-counter.ts';
 import { hashToken, newToken } from './tokens.ts';
 import { passwordMessages, passwordProblem } from './password-policy.ts';
-import { hashPassword } from './sessions.service.ts';
+import { hashPassword } from './argon.ts';
 import { resetMail } from '../../platform/mail/mails.ts';
 
 const RESET_MINUTES = 60;

@@ -1,9 +1,8 @@
-import type { Algorithm } from '@node-rs/argon2';
 import type { Db, Executor } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError } from '../../platform/errors.ts';
-import { once } from '../../common/once.ts';
 import { hashToken, newToken, sameSecret } from './tokens.ts';
+import { argonVerify, dummyHash, hashPassword } from './argon.ts';
 import { passwordMessages, passwordProblem } from './password-policy.ts';
 import type { TwoFactorService } from './two-factor.service.ts';
 import { endChallenge, findChallenge, insertChallenge } from './two-factor.repo.ts';
@@ -22,18 +21,6 @@ const INVITE_DAYS = 7;
 export const CHALLENGE_MINUTES = 5;
 // last_seen_at is written at most once a minute per session: idle expiry needs no finer grain.
 const TOUCH_EVERY_MS = 60_000;
-// OWASP's Argon2id minimum (19 MiB, 2 passes, 1 lane): about 30 ms here, so a sign-in costs little.
-// Algorithm.Argon2id is 2 (a const enum, which this build cannot import as a value).
-const ARGON = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-// The native argon2 module, and the dummy hash (19 MiB of hashing), only when someone first signs in: most API
-// processes never see a sign-in, and both cost resident memory at rest (decision 0037).
-const loadArgon = once(() => import('@node-rs/argon2'));
-const argonHash = async (password: string, options: typeof ARGON) => (await loadArgon()).hash(password, options);
-/** A new password's Argon2id hash. */
-export const hashPassword = (password: string) => argonHash(password, ARGON);
-export const argonVerify = async (hashed: string, password: string) => (await loadArgon()).verify(hashed, password);
-// Verified when an email has no account, so a missing email takes as long to refuse as a wrong password.
-const DUMMY_HASH = once(() => argonHash('tasman-dummy-password', ARGON));
 
 export interface NewSession {
   token: string;
@@ -114,7 +101,7 @@ export function createSessionService(deps: {
     if (!found) throw new AppError('invite_invalid', 'This invite link is not valid any more: ask for a new one');
     const problem = passwordProblem(password, found.email);
     if (problem) throw weakPassword(passwordMessages[problem]);
-    const passwordHash = await argonHash(password, ARGON);
+    const passwordHash = await hashPassword(password);
     const userId = await acceptInvite(db, hashToken(token), passwordHash);
     if (!userId) throw new AppError('invite_invalid', 'This invite link is not valid any more: ask for a new one');
     return signIn({ id: userId, accountId: found.account_id, email: found.email }, address, 'invite');
@@ -137,7 +124,7 @@ export function createSessionService(deps: {
     for (const c of candidates) {
       if (await argonVerify(c.password_hash, password)) { matched = c; break; }
     }
-    if (candidates.length === 0) await argonVerify(await DUMMY_HASH(), password);
+    if (candidates.length === 0) await argonVerify(await dummyHash(), password);
     if (!matched) {
       await deps.throttle.failed(email, device);
       await failed(candidates[0], email, address, 'invalid_credentials');

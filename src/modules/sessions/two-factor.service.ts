@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { open, seal } from '../../platform/crypto/secret-box.ts';
 import { acceptedStep, hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, otpauthUri } from './totp.ts';
-import { argonVerify } from './sessions.service.ts';
+import { argonVerify } from './argon.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
 import { findUser } from '../users/users.repo.ts';
 import { grantable } from '../users/team-rules.ts';

@@ -1,4 +1,5 @@
 import type { PhoneCountry } from '../../common/phone.ts';
+import type { AccountSettings, QuietHours } from '../../common/account-settings.ts';
 
 /**
  * An account's settings: quiet hours, the time zone of its Australian recipients, whether links are tracked by
@@ -6,25 +7,7 @@ import type { PhoneCountry } from '../../common/phone.ts';
  * key or session lookup, so the send path knows them without a query. Pure: no database, no Intl formatting beyond checking a zone's name.
  */
 
-export interface QuietHours {
-  /** local wall-clock `HH:MM` at which the window opens (inclusive) */
-  start: string;
-  /** local wall-clock `HH:MM` at which it closes (exclusive); before `start` means it spans midnight */
-  end: string;
-}
-
-export interface AccountSettings {
-  /** null: off (the default) */
-  quietHours: QuietHours | null;
-  /** IANA zone for Australian recipients (their numbers carry no state) */
-  timeZone: string;
-  /** the default for `link_tracking` on sends that do not give it */
-  linkTracking: boolean;
-  /** the country a local number (leading 0) is read in: `02 9999 1234` is a Sydney landline for AU, a mobile for NZ */
-  country: PhoneCountry;
-  /** credits: a debit that takes the balance from at-or-above it to below emails the owner once; null: off (the default) */
-  lowBalanceThreshold: number | null;
-}
+export type { AccountSettings, QuietHours } from '../../common/account-settings.ts';
 
 export const DEFAULT_TIME_ZONE = 'Australia/Sydney';
 
