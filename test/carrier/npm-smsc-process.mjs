@@ -2,8 +2,9 @@
 // submit_sm it accepts is written to stdout synchronously *before* its submit_sm_resp, as `SUBMIT <to> <id>`: a
 // line missing means the ESME cannot have had the answer, so a test can account for every message exactly even
 // when the process dies. A receipt (DELIVRD) follows each accepted submit that asked for one.
-// The full line is `SUBMIT <to> <id> <session> <ms>`: the connection's number (0, 1… in bind order) and when the
-// submit arrived (performance.now(), so a test can count submits per connection per second without pipe delays).
+// The full line is `SUBMIT <to> <id> <session> <ms> <epoch ms>`: the connection's number (0, 1… in bind order)
+// and when the submit arrived (performance.now(), so a test can count submits per connection per second without
+// pipe delays; and Date.now(), to compare with the test's own clock).
 // Env: SMSC_PORT (0 picks one; printed as `LISTENING <port>`), SMSC_SYSERR_FILE (while that file exists,
 // every submit_sm is refused with ESME_RSYSERR: an SMSC in trouble), SMSC_RECEIPTS=0 (no automatic receipts),
 // SMSC_MESSAGE_ID (answer every submit with this id, as two carriers' equal ids), SMSC_RESEND_RECEIPTS=1 (a
@@ -64,7 +65,7 @@ const server = smpp.createServer({}, (session) => {
       taken++;
     }
     const id = process.env.SMSC_MESSAGE_ID || `${prefix}${(++counter).toString(16).toUpperCase()}`;
-    writeSync(1, `SUBMIT ${pdu.destination_addr} ${id} ${index} ${performance.now().toFixed(3)}\n`);
+    writeSync(1, `SUBMIT ${pdu.destination_addr} ${id} ${index} ${performance.now().toFixed(3)} ${Date.now()}\n`);
     if (held < Number(process.env.SMSC_HOLD_FIRST ?? 0)) {
       held++;
       session.deliver_sm({

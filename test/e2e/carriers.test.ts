@@ -49,10 +49,10 @@ const messagesOf = (t: TestApp, accountId: string) => rows<Sent>(t.services.db, 
 const nzMobile = () => `+6421${mobile().slice(-7)}`;
 const hasNetSmpp = spawnSync('perl', ['-MNet::SMPP', '-e1']).status === 0;
 
-/** The npm SMSC process's `SUBMIT <to> <id> <connection> <ms>` lines. */
+/** The npm SMSC process's `SUBMIT <to> <id> <connection> <ms> <epoch ms>` lines. */
 const npmSubmits = (smsc: SmscProcess) => smsc.lines.filter((l) => l.startsWith('SUBMIT ')).map((l) => {
-  const [, to, id, connection, at] = l.split(' ');
-  return { to: `+${to}`, id: id!, connection: Number(connection), at: Number(at) };
+  const [, to, id, connection, at, wall] = l.split(' ');
+  return { to: `+${to}`, id: id!, connection: Number(connection), at: Number(at), wall: Number(wall) };
 });
 
 /** Has the npm SMSC process send a deliver_sm on its first connection; resolves with the ESME's answer status. */
@@ -169,6 +169,7 @@ describe('several carriers', () => {
     const a = await createAccount(t.app, { credits: total });
     const recipients = new Set<string>();
     while (recipients.size < total) recipients.add(mobile());
+    const began = Date.now();
     expect((await call(t.app, a.apiKey, 'POST', '/send-batch', { recipients: [...recipients], message: 'shared' })).status).toBe(200);
     const sent = await until(() => messagesOf(t, a.accountId), (m) => m.every((x) => x.status === 'sent'), 'every submit', 120_000);
 
@@ -177,15 +178,15 @@ describe('several carriers', () => {
     for (const n of perBind) expect(Math.abs(n - mean), `per bind ${perBind.join(', ')}`).toBeLessThanOrEqual(mean * 0.1);
     // The SMSC's own count per connection (it stamps each submit as it arrives, so pipe delays do not matter).
     const times = new Map<number, number[]>();
-    for (const x of npmSubmits(smsc)) times.set(x.connection, [...(times.get(x.connection) ?? []), x.at]);
+    for (const x of npmSubmits(smsc)) times.set(x.connection, [...(times.get(x.connection) ?? []), x.wall]);
     expect(times.size).toBe(4);
     expect([...times.values()].map((l) => l.length).sort((x, y) => x - y)).toEqual([...perBind].sort((x, y) => x - y));
-    // Per connection, any one second holds at most TPS submits, plus the bucket's 10 ms of burst (one token here).
+    // No connection went faster than its TPS: its last submit came no sooner than its count allows after the batch
+    // was sent (plus the bucket's one token of burst). A loaded machine only makes this later; the pacing within
+    // each second is held with a fixed clock in src/carrier/smpp/rate.test.ts (the SMSC's own stamps bunch up
+    // whenever its process stalls, so they cannot show it here).
     for (const list of times.values()) {
-      for (let i = 0; i < list.length; i++) {
-        const within = list.filter((x) => x >= list[i]! && x < list[i]! + 1000).length;
-        expect(within).toBeLessThanOrEqual(TPS + 1);
-      }
+      expect(Math.max(...list) - began, `per bind ${perBind.join(', ')}`).toBeGreaterThanOrEqual(((list.length - 2) / TPS) * 1000);
     }
   });
 
