@@ -128,7 +128,7 @@ describe('replies through the built-in SMSC', () => {
       id: expect.any(String), from: person, to: SHARED_AU, body: 'Stop', received_at: expect.stringMatching(/Z$/),
       in_reply_to: id, is_optout: true, is_optin: false, direction: 'inbound', sender: person, recipient: SHARED_AU,
       created_at: expect.stringMatching(/Z$/), reply_to_body: 'Sale today! Reply STOP to opt out',
-      status: 'received', campaign_id: null,
+      status: 'received', campaign_id: null, unread: true,
     });
     const optouts = await call(t.app, a.apiKey, 'GET', '/optouts');
     expect(optouts.body.optouts).toEqual([{
