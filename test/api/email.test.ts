@@ -7,6 +7,7 @@ import { admin, call, createAccount } from '../support/factories.ts';
 import { acceptInvite, inviteToken, PASSWORD } from '../support/sessions.ts';
 import { pollUntil } from '../support/poll.ts';
 import { startSmtpInbox, type Received } from '../support/smtp.ts';
+import { uuidv7 } from '../../src/platform/ids.ts';
 
 let smtp: Awaited<ReturnType<typeof startSmtpInbox>>;
 let withSmtp: TestApp;
@@ -83,6 +84,21 @@ describe('with an SMTP server (SMTP_URL)', () => {
       where user_id in (select id from account_users where email = '${to}')`);
     const res = await t.app.inject({ method: 'POST', url: '/password/reset', payload: { token, password: 'a brand new pass phrase' } });
     expect(res.statusCode).toBe(404);
+  });
+
+  it('mail older than a day stays in the outbox unsent (SMTP configured later sends no stale links)', async () => {
+    const t = withSmtp;
+    const [stale, fresh] = [email(), email()];
+    // Written before the invitation below, so it would go out first if it were sent at all.
+    await t.services.db.execute(`insert into email_outbox (id, kind, to_address, subject, body, created_at)
+      values ('${uuidv7()}', 'invite', '${stale}', 'Your invitation', 'an old invite', now() - interval '25 hours')`);
+    const acct = await createAccount(t.app);
+    expect((await call(t.app, acct.apiKey, 'POST', '/team', { email: fresh })).status).toBe(201);
+    await mailTo(fresh, /invite/);
+    await t.services.mail.idle();
+    expect(smtp.inbox.some((m) => m.to === stale)).toBe(false);
+    const kept = await t.app.inject({ method: 'GET', url: `/admin/outbox?to=${encodeURIComponent(stale)}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(kept.json().mail).toMatchObject([{ to: stale, sent_at: null, body: 'an old invite' }]);
   });
 
   it('a parent creating a sub-account with an email invites its owner by email', async () => {

@@ -18,6 +18,12 @@ export interface Mail {
 
 /** A sent mail's body is dropped: the links in it are secrets, and the recipient has them. */
 const MAX_ATTEMPTS = 5;
+/**
+ * Mail is sent only within this many hours of being written. Older mail waited while no SMTP server was configured
+ * (the operator could read it in the outbox, the log carried its link): configuring SMTP_URL later must not send a
+ * burst of stale invitations and expired reset links. It stays in the outbox, unsent.
+ */
+const SEND_WITHIN_HOURS = 24;
 
 /**
  * Mail goes through a transactional outbox: `queue` writes the message in the caller's transaction, so a mail
@@ -52,6 +58,7 @@ export function createMailer(deps: { db: Db; smtpUrl: string | null; from: strin
         const [row] = await rows<{ id: string; to_address: string; subject: string; body: string }>(tx, sql`
           select id, to_address, subject, body from email_outbox
           where sent_at is null and attempts < ${MAX_ATTEMPTS} and body is not null
+            and created_at > now() - make_interval(hours => ${SEND_WITHIN_HOURS})
           order by id limit 1 for update skip locked`);
         if (!row) return false;
         try {
