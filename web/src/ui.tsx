@@ -1,6 +1,7 @@
 import { useId, useMemo, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
-import { ApiError } from './lib/api.ts';
+import { Link, useLocation } from 'react-router';
+import { explain } from './lib/explain.ts';
 
 export function Page({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
   return (
@@ -86,11 +87,26 @@ export function Button({ kind = 'primary', className = '', ...rest }: { kind?: '
   return <button type="button" className={`rounded-md px-4 py-2 text-sm font-semibold disabled:opacity-60 ${look} ${className}`} {...rest} />;
 }
 
-/** An API error in words; field errors are shown next to their control by the form itself. */
-export function ErrorText({ error }: { error: unknown }) {
+/**
+ * A failed call in words with a way out (lib/explain.ts): "Try again" (the caller's retry, else a reload) when the
+ * fault is the server's or the network's, "Sign in again" when the session has ended. Field errors are shown next
+ * to their control by the form itself.
+ */
+export function ErrorText({ error, retry }: { error: unknown; retry?: () => unknown }) {
+  const { pathname } = useLocation();
   if (!error) return null;
-  const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);
-  return <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">{message}</p>;
+  const { message, wayOut } = explain(error);
+  // The operator console signs in on its own page.
+  const signIn = pathname.startsWith('/operator') ? '/operator' : '/login';
+  return (
+    <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+      <p className="flex-1">{message}</p>
+      {wayOut === 'retry' && (
+        <Button kind="secondary" onClick={() => { if (retry) void retry(); else window.location.reload(); }}>{retry ? 'Try again' : 'Reload the page'}</Button>
+      )}
+      {wayOut === 'sign-in' && <Link className="font-semibold underline" to={signIn} state={{ from: pathname }}>Sign in again</Link>}
+    </div>
+  );
 }
 
 export function Notice({ children }: { children: ReactNode }) {

@@ -102,7 +102,7 @@ function Thread({ number, inbound, canSend }: { number: string; inbound: Inbound
           <Button type="submit" disabled={reply.trim() === ''}>Send reply</Button>
           {sent && <Notice>Reply sent.</Notice>}
         </form>
-      ) : <p className="text-sm text-slate-700">You cannot reply: you do not have can_send.</p>}
+      ) : <p className="text-sm text-slate-700">You cannot reply: your role does not include sending messages. Ask an admin or the owner.</p>}
     </Card>
   );
 }

@@ -68,6 +68,7 @@ export default function KeysPage({ session }: { session: SessionInfo }) {
   const submit = (e: FormEvent) => { e.preventDefault(); create.mutate(); };
   return (
     <Page title="API keys">
+      <p className="text-sm">Every call, its fields and its errors, with examples to try: the <a className="underline" href="/docs/">API reference</a>. Send the key as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
       <Card title="Create a key">
         {!mayManage ? <p className="text-sm text-slate-700">Only admins and the owner create and revoke API keys.</p> : <>
         <form onSubmit={submit} className="space-y-3">

@@ -50,7 +50,7 @@ export default function NumbersPage({ session }: { session: SessionInfo }) {
           empty="No dedicated numbers: messages go from the shared number. Lease one below." />}
       </Card>
       <Card title="Lease a number">
-        {!session.user.can_billing && <p className="mb-3 text-sm text-slate-700">Leasing needs the billing permission (can_billing).</p>}
+        {!session.user.can_billing && <p className="mb-3 text-sm text-slate-700">Leasing a number needs permission to move credits and buy numbers: ask an admin or the owner.</p>}
         <div className="max-w-xs"><Select label="Country" value={country} onChange={(e) => { setCountry(e.target.value as 'AU' | 'NZ'); setPage(0); }}>
           <option value="AU">Australia</option><option value="NZ">New Zealand</option>
         </Select></div>

@@ -1,8 +1,9 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../lib/api.ts';
 import { percent } from '../lib/format.ts';
+import { figureLabel } from '../lib/words.ts';
 import { When, useZone } from '../zone.tsx';
 import { DayChart, dailySeries } from '../chart.tsx';
 import { Card, Empty, ErrorText, Loading, Page, Stat } from '../ui.tsx';
@@ -11,6 +12,12 @@ import { ServiceStatusList, useServiceStatus } from './status-panel.tsx';
 export interface Daily { from: string; to: string; days: Array<{ day: string; total: number; sent: number; delivered: number; failed: number }> }
 export interface Usage { from: string; to: string; summary: { messages: { total: number; parts: number; sent: number; delivered: number; failed: number }; credits_consumed: number; inbound: number; optouts: number } }
 interface InboxList { messages: Array<{ id: string; from: string; to: string; body: string | null; received_at: string; is_optout: boolean }>; total: number }
+
+/** A figure once loaded; "Unavailable" (explained above the cards) when its call failed, never a "…" that stays. */
+function shown<T>(q: { data: T | undefined; isError: boolean }, pick: (d: T) => ReactNode): ReactNode {
+  if (q.data !== undefined) return pick(q.data);
+  return q.isError ? 'Unavailable' : '…';
+}
 
 const sydneyToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney' }).format(new Date());
 
@@ -34,21 +41,22 @@ export function OverviewPage() {
   const days = useMemo(() => daily.data?.days.map((d) => d.day) ?? [], [daily.data]);
   const m = month.data?.summary.messages;
   const finals = m ? m.delivered + m.failed : 0;
+  const failed = [balance, todayReport, month, daily].filter((q) => q.isError);
   return (
     <Page title="Overview" actions={<Link className="rounded-md bg-blue-700 px-4 py-2 text-sm font-semibold text-white" to="/send">New message</Link>}>
-      <ErrorText error={balance.error ?? month.error ?? daily.error} />
+      <ErrorText error={failed[0]?.error} retry={() => Promise.all(failed.map((q) => q.refetch()))} />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Stat label="Balance (credits)" value={balance.data?.credits ?? '…'} />
-        <Stat label="Messages today" value={todayReport.data?.summary.messages.total ?? '…'} />
-        <Stat label="Messages this month" value={m?.total ?? '…'} />
-        <Stat label="Delivery rate this month" value={m ? (finals ? percent(m.delivered / finals) : '—') : '…'} />
+        <Stat label="Balance (credits)" value={shown(balance, (b) => b.credits)} />
+        <Stat label="Messages today" value={shown(todayReport, (r) => r.summary.messages.total)} />
+        <Stat label="Messages this month" value={shown(month, (r) => r.summary.messages.total)} />
+        <Stat label="Delivery rate this month" value={shown(month, () => (finals ? percent(m!.delivered / finals) : '—'))} />
       </div>
       <SydneyDays />
       {m && (
         <Card title="This month by status">
           <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-5">
             {(['total', 'sent', 'delivered', 'failed', 'parts'] as const).map((k) => (
-              <div key={k}><dt className="text-slate-600">{k}</dt><dd className="text-lg font-semibold">{m[k]}</dd></div>
+              <div key={k}><dt className="text-slate-600">{figureLabel(k)}</dt><dd className="text-lg font-semibold">{m[k]}</dd></div>
             ))}
           </dl>
         </Card>
@@ -59,10 +67,10 @@ export function OverviewPage() {
           : <Empty>No messages in the last 30 days yet.</Empty>}
       </Card>
       <Card title="Carrier status">
-        {status.data ? <ServiceStatusList status={status.data} /> : status.error ? <ErrorText error={status.error} /> : <Loading />}
+        {status.data ? <ServiceStatusList status={status.data} /> : status.error ? <ErrorText error={status.error} retry={() => status.refetch()} /> : <Loading />}
       </Card>
       <Card title="Recent replies">
-        {inbox.isPending ? <Loading /> : inbox.data && inbox.data.messages.length > 0 ? (
+        {inbox.isPending ? <Loading /> : inbox.error ? <ErrorText error={inbox.error} retry={() => inbox.refetch()} /> : inbox.data.messages.length > 0 ? (
           <ul className="divide-y divide-slate-200">
             {inbox.data.messages.map((m) => (
               <li key={m.id} className="py-2 text-sm">

@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, get } from '../lib/api.ts';
 import { downloadCsv } from '../lib/format.ts';
+import { figureLabel } from '../lib/words.ts';
 import { DayChart } from '../chart.tsx';
 import { Button, Card, ErrorText, Input, Loading, Page, Select } from '../ui.tsx';
 import { SydneyDays, type Daily, type Usage } from './overview.tsx';
@@ -47,7 +48,7 @@ export default function ReportsPage() {
         <Card title={`${report.data!.from} to ${report.data!.to}`}>
           <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
             {Object.entries({ ...s.messages, credits_consumed: s.credits_consumed, inbound: s.inbound, optouts: s.optouts }).map(([k, v]) => (
-              <div key={k}><dt className="text-slate-600">{k.replace('_', ' ')}</dt><dd className="text-xl font-semibold">{v}</dd></div>
+              <div key={k}><dt className="text-slate-600">{figureLabel(k)}</dt><dd className="text-xl font-semibold">{v}</dd></div>
             ))}
           </dl>
           <div className="mt-4">

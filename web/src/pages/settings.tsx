@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, put } from '../lib/api.ts';
 import type { SessionInfo } from '../session.ts';
+import { abilities, ROLE_WORDS } from './team-words.ts';
 import { useAccountSettings, type AccountSettings } from '../settings.ts';
 import { Button, Card, Checkbox, ErrorText, Input, Loading, Notice, Page, Select } from '../ui.tsx';
 
@@ -86,9 +87,9 @@ export default function SettingsPage({ session }: { session: SessionInfo }) {
           <div><dt className="text-slate-600">Business</dt><dd>{session.account.business_name}</dd></div>
           <div><dt className="text-slate-600">Account id</dt><dd><code>{session.account.id}</code></dd></div>
           <div><dt className="text-slate-600">Status</dt><dd>{session.account.account_status}</dd></div>
-          <div><dt className="text-slate-600">Sub-accounts</dt><dd>{session.account.hierarchy_enabled ? 'enabled' : 'not enabled'}</dd></div>
+          <div><dt className="text-slate-600">Sub-accounts</dt><dd>{session.account.hierarchy_enabled ? 'Enabled' : 'Not enabled'}</dd></div>
           <div><dt className="text-slate-600">Signed in as</dt><dd>{session.user.email}</dd></div>
-          <div><dt className="text-slate-600">Your permissions</dt><dd>{session.user.role}: {session.user.permissions.join(', ')}</dd></div>
+          <div><dt className="text-slate-600">You can</dt><dd>{ROLE_WORDS[session.user.role]}: {abilities(session.user).toLowerCase()}</dd></div>
         </dl>
       </Card>
     </Page>

@@ -7,7 +7,7 @@ import type { Daily } from './overview.tsx';
 
 interface HeldNumber { number: string; country: string; price_monthly: number }
 
-/** A sub-account's dedicated numbers: move the parent's to it, or take them back (can_billing, as the API). */
+/** A sub-account's dedicated numbers: move the parent's to it, or take them back (with the billing permission, as the API). */
 export function SubNumbers({ id, canBilling, managed }: { id: string; canBilling: boolean; managed: boolean }) {
   const qc = useQueryClient();
   const [pick, setPick] = useState('');
@@ -19,7 +19,7 @@ export function SubNumbers({ id, canBilling, managed }: { id: string; canBilling
   const allowed = canBilling && managed;
   return (
     <Card title="Numbers">
-      {!canBilling && <p className="mb-2 text-sm">Moving numbers needs the billing permission (can_billing).</p>}
+      {!canBilling && <p className="mb-2 text-sm">Moving numbers needs permission to move credits and buy numbers: ask an admin or the owner.</p>}
       <ErrorText error={theirs.error ?? assign.error ?? recall.error} />
       {assign.data && <Notice>Moved {assign.data} to this sub-account.</Notice>}
       {recall.data && <Notice>Took {recall.data} back.</Notice>}

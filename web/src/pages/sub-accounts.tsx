@@ -73,7 +73,7 @@ function Credits({ id, canBilling }: { id: string; canBilling: boolean }) {
   const err = move.error instanceof ApiError ? move.error : null;
   return (
     <Card title="Credits">
-      {!canBilling && <p className="mb-2 text-sm">Moving credits needs the billing permission (can_billing).</p>}
+      {!canBilling && <p className="mb-2 text-sm">Moving credits needs permission to move credits and buy numbers: ask an admin or the owner.</p>}
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <Input label="Amount" type="number" min={1} value={amount} onChange={(e) => setAmount(e.target.value)} error={err?.message} />
         <Button disabled={!canBilling || move.isPending} onClick={() => move.mutate('allocate')}>Allocate</Button>
@@ -106,7 +106,7 @@ function SubDetail({ session }: { session: SessionInfo }) {
       <SubChart id={id} />
       <SubNumbers id={id} canBilling={session.user.can_billing} managed={a.managed_by_parent} />
       <Card title="Access">
-        <Checkbox label="Your team may use this sub-account (team_access_from_parent)" checked={a.team_access_from_parent} disabled={!a.managed_by_parent || access.isPending}
+        <Checkbox label="Your team may sign in to this sub-account's dashboard" checked={a.team_access_from_parent} disabled={!a.managed_by_parent || access.isPending}
           onChange={(e) => access.mutate(e.target.checked)} />
         <ErrorText error={access.error} />
       </Card>

@@ -1,0 +1,99 @@
+// The dashboard's edges in Debian's Chromium against a real `tasman start`: a failed call explained with a way out
+// (the server's fault answered by "Try again", an ended session by "Sign in again"), labels in words and the link
+// to the API reference; axe (serious or critical) at desktop and phone sizes.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTasmanInChromium } from '../support/browser-app.ts';
+import { haveChromium, screenshot, seriousViolations } from '../support/browser.ts';
+
+const PASSWORD = 'harbour-lights-at-seven';
+
+describe.skipIf(!haveChromium)('the dashboard\'s edges in a browser', () => {
+  const s = useTasmanInChromium('tasman-edges-');
+  let created: { owner_invite_url: string; api_key: string };
+
+  const heading = (name: string) => s.page.getByRole('heading', { level: 1, name }).waitFor();
+  const nav = () => s.page.getByRole('navigation', { name: 'Main' });
+  async function axeAtBothSizes(name: string) {
+    for (const [width, height, label] of [[1280, 900, 'desktop'], [390, 844, 'phone']] as const) {
+      await s.page.setViewportSize({ width, height });
+      expect(await seriousViolations(s.page), `${name} at ${width}px`).toEqual([]);
+      await screenshot(s.page, `${name}-${label}`);
+    }
+    await s.page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  beforeAll(async () => {
+    created = await (await fetch(`${s.proc.url}/admin/accounts`, {
+      method: 'POST', headers: { authorization: `Bearer ${s.adminToken()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ business_name: 'Harbour Dental', email: 'owner@edges.test', credits: 50, hierarchy_enabled: true }),
+    })).json() as typeof created;
+    const invite = new URL(created.owner_invite_url);
+    await s.page.goto(`${s.proc.url}${invite.pathname}${invite.hash}`);
+    await s.page.getByLabel('Password').fill(PASSWORD);
+    await s.page.getByRole('button', { name: 'Set password' }).click();
+    await heading('Overview');
+  });
+
+  it('a failed call is explained with a way out: the server\'s fault offers "Try again", which loads the figure', async () => {
+    await s.page.route('**/balance', (route) => route.fulfill({
+      status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'Internal server error', code: 'internal_error' }),
+    }));
+    await s.page.goto(`${s.proc.url}/app/`);
+    const alert = s.page.getByRole('alert').filter({ hasText: 'Something went wrong on the server (500)' });
+    await alert.waitFor();
+    expect(await alert.textContent()).not.toContain('Internal server error');
+    const balance = s.page.getByText('Balance (credits)').locator('..');
+    await expect.poll(() => balance.textContent()).toBe('Balance (credits)Unavailable');
+    await axeAtBothSizes('overview-failed-call');
+    await s.page.unroute('**/balance');
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => balance.textContent()).toBe('Balance (credits)50');
+    await expect.poll(() => alert.count()).toBe(0);
+  });
+
+  it('an ended session is explained with "Sign in again", which leads back to the page after signing in', async () => {
+    await s.page.goto(`${s.proc.url}/app/team`);
+    await heading('Team');
+    await s.page.route('**/team', (route) => route.fulfill({
+      status: 401, contentType: 'application/json', body: JSON.stringify({ error: 'Your session has ended: sign in again', code: 'unauthorized' }),
+    }));
+    await s.page.getByRole('button', { name: 'Invite' }).click();
+    const alert = s.page.getByRole('alert').filter({ hasText: 'Your session has ended' });
+    await alert.waitFor();
+    await s.page.unroute('**/team');
+    await alert.getByRole('link', { name: 'Sign in again' }).click();
+    await s.page.waitForURL(/\/app\/login$/);
+    await s.page.getByLabel('Email').fill('owner@edges.test');
+    await s.page.getByLabel('Password').fill(PASSWORD);
+    await s.page.getByRole('button', { name: 'Sign in' }).click();
+    await heading('Team');
+  });
+
+  it('labels are words, not field names, and the API reference is a link away', async () => {
+    await s.page.goto(`${s.proc.url}/app/settings`);
+    await heading('Settings');
+    await s.page.getByText('Owner: everything, and hand the account over').waitFor();
+    const reference = nav().getByRole('link', { name: 'API reference' });
+    expect(await reference.getAttribute('href')).toBe('/docs/');
+    await nav().getByRole('link', { name: 'API keys' }).click();
+    await heading('API keys');
+    expect(await s.page.getByRole('main').getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/docs/');
+    const docs = await fetch(`${s.proc.url}/docs/`);
+    expect(docs.status).toBe(200);
+
+    const sub = await (await fetch(`${s.proc.url}/accounts`, {
+      method: 'POST', headers: { authorization: `Bearer ${created.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ business_name: 'Harbour Dental North' }),
+    })).json() as { id: string };
+    await s.page.goto(`${s.proc.url}/app/sub-accounts/${sub.id}`);
+    await heading('Harbour Dental North');
+    await s.page.getByLabel('Your team may sign in to this sub-account\'s dashboard').waitFor();
+    for (const fieldName of ['team_access_from_parent', 'can_billing', 'can_send', 'credits_consumed']) {
+      expect(await s.page.getByRole('main').textContent(), fieldName).not.toContain(fieldName);
+    }
+    await s.page.goto(`${s.proc.url}/app/reports`);
+    await heading('Reports');
+    await s.page.getByText('Credits used').waitFor();
+    expect(await s.page.getByRole('main').textContent()).not.toContain('credits consumed');
+  });
+});
