@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { lazyChild, unredacted, type Logger } from './platform/logger.ts';
 import type { Services } from './compose.ts';
 import { uuidv7 } from './platform/ids.ts';
+import { pick } from './common/pick.ts';
 import { frameworkErrors, guardInput, registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { forgetActorsAfterWrites, requireApiKey } from './platform/http/auth.ts';
@@ -190,44 +191,48 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(cookie);
-  await app.register(healthRoutes, {
-    health: deps.health, metrics: deps.metrics, adminToken: deps.adminToken, metricsToken: deps.metricsToken,
-    operatorSessions: operatorAuth(deps.services),
-  });
+  const s = deps.services;
+  const { adminToken } = deps;
+  const operatorSessions = operatorAuth(s);
+  // Each routes plugin is handed the services it uses and nothing else (its own *RoutesDeps type).
+  await app.register(healthRoutes, { health: deps.health, metrics: deps.metrics, adminToken, metricsToken: deps.metricsToken, operatorSessions });
   await app.register(dashboardRoutes);
-  await app.register(sessionRoutes, { services: deps.services, adminToken: deps.adminToken });
-  await app.register(adminRoutes, { services: deps.services, simulator: deps.simulator, adminToken: deps.adminToken });
-  await app.register(carrierRoutes, { services: deps.services, adminToken: deps.adminToken });
+  await app.register(sessionRoutes, { ...pick(s, 'sessions', 'passwordResets', 'addressThrottle'), publicUrl: s.config.publicUrl, adminToken });
+  await app.register(adminRoutes, { ...pick(s, 'admin', 'smppCredentials', 'audit', 'mail', 'operators'), simulator: deps.simulator, adminToken, operatorSessions });
+  await app.register(carrierRoutes, { carrierAdmin: s.carrierAdmin, adminToken, operatorSessions });
   // The client libraries' status(): public, no key.
-  await app.register(statusRoutes, { services: deps.services });
+  await app.register(statusRoutes, pick(s, 'status'));
   // Public opt-out link pages (no API key, HTML, their own per-address limit).
-  await app.register(optoutLinkRoutes, { services: deps.services });
+  await app.register(optoutLinkRoutes, { ...pick(s, 'links', 'optoutLink'), optoutLinkBase: s.config.optoutLinkBase });
   await app.register(async (scope) => {
     markApiKeyRoutes(scope);
     requireApiKey(scope, {
-      authenticate: deps.services.authenticate, limiter: deps.limiter, onUnknownKey: deps.metrics.unknownKey,
-      sessions: { cookie: USER_COOKIE, authenticate: deps.services.sessions.authenticate },
-      onRefused: deps.services.audit.refusedRequest,
+      authenticate: s.authenticate, limiter: deps.limiter, onUnknownKey: deps.metrics.unknownKey,
+      sessions: { cookie: USER_COOKIE, authenticate: s.sessions.authenticate },
+      onRefused: s.audit.refusedRequest,
     });
-    await scope.register(messageRoutes, { services: deps.services });
-    await scope.register(campaignRoutes, { services: deps.services });
-    await scope.register(optoutRoutes, { services: deps.services });
-    await scope.register(creditRoutes, { services: deps.services });
-    await scope.register(webhookRoutes, { services: deps.services });
-    await scope.register(inboxRoutes, { services: deps.services });
-    await scope.register(reportRoutes, { services: deps.services });
-    await scope.register(accountRoutes, { services: deps.services });
-    await scope.register(userRoutes, { services: deps.services });
-    await scope.register(twoFactorRoutes, { services: deps.services });
-    await scope.register(numberRoutes, { services: deps.services });
-    await scope.register(keyRoutes, { services: deps.services });
-    await scope.register(smppCredentialRoutes, { services: deps.services });
-    await scope.register(contactRoutes, { services: deps.services });
-    await scope.register(templateRoutes, { services: deps.services });
-    await scope.register(senderRoutes, { services: deps.services });
-    await scope.register(settingsRoutes, { services: deps.services });
-    await scope.register(mcpRoutes, { services: deps.services });
-    await scope.register(auditRoutes, { services: deps.services });
+    await scope.register(messageRoutes, pick(s, 'messages', 'replies', 'templates', 'idempotency'));
+    await scope.register(campaignRoutes, pick(s, 'campaigns'));
+    await scope.register(optoutRoutes, pick(s, 'optouts'));
+    await scope.register(creditRoutes, pick(s, 'credits'));
+    await scope.register(webhookRoutes, pick(s, 'webhooks'));
+    await scope.register(inboxRoutes, pick(s, 'inbox', 'conversations'));
+    await scope.register(reportRoutes, pick(s, 'reports'));
+    await scope.register(accountRoutes, pick(s, 'accounts', 'accountKeys', 'idempotency'));
+    await scope.register(userRoutes, pick(s, 'users'));
+    await scope.register(twoFactorRoutes, pick(s, 'twoFactor'));
+    await scope.register(numberRoutes, pick(s, 'numbers'));
+    await scope.register(keyRoutes, pick(s, 'keys'));
+    await scope.register(smppCredentialRoutes, pick(s, 'smppCredentials'));
+    await scope.register(contactRoutes, pick(s, 'contacts', 'lists'));
+    await scope.register(templateRoutes, pick(s, 'templates'));
+    await scope.register(senderRoutes, pick(s, 'senders'));
+    await scope.register(settingsRoutes, pick(s, 'settings'));
+    await scope.register(mcpRoutes, {
+      ...pick(s, 'messages', 'replies', 'inbox', 'conversations', 'optouts', 'campaigns', 'credits', 'reports', 'numbers', 'senders', 'webhooks', 'settings', 'accounts', 'idempotency', 'audit'),
+      maxCreditsPerCall: s.config.mcp.maxCreditsPerCall, optoutLinkBase: s.config.optoutLinkBase,
+    });
+    await scope.register(auditRoutes, pick(s, 'audit'));
   });
   return app as unknown as FastifyInstance;
 }

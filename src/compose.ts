@@ -26,6 +26,7 @@ import { createOptoutLinkService } from './modules/optout-link/optout-link.servi
 import { createReportService } from './modules/reports/reports.service.ts';
 import { createAccountService } from './modules/accounts/accounts.service.ts';
 import { createAccountKeyService } from './modules/accounts/account-keys.service.ts';
+import { createKeyService } from './modules/keys/keys.service.ts';
 import { createUserService } from './modules/users/users.service.ts';
 import { insertUser } from './modules/users/users.repo.ts';
 import { createNumberService } from './modules/numbers/numbers.service.ts';
@@ -94,6 +95,7 @@ function createServices(
   const audit = createAuditService({ db, now });
   const mail = createMailer({ db, smtpUrl: config.mail.smtpUrl, from: config.mail.from, logger: logger.child({ component: 'mail' }) });
   const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor, throttle, mail, refused: audit.refused });
+  const keys = createKeyService({ db });
   const links = createLinkService({ db, base: config.optoutLinkBase, onEvents: () => webhooks.raise() });
   // Set by the webhook role while it runs in this process: receipts recorded here start their webhooks at once.
   const firstAttempts: FirstAttemptSlot = { current: null };
@@ -145,7 +147,8 @@ function createServices(
         if (owner) await sessions.invite(tx, accountId, owner.id);
       },
     }),
-    accountKeys: createAccountKeyService({ db }),
+    keys,
+    accountKeys: createAccountKeyService({ db, keys }),
     smppCredentials: createSmppCredentialService({ db }),
     contacts: createContactService({ db }),
     lists: createListService({ db }),

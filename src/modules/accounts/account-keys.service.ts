@@ -1,85 +1,30 @@
 import type { Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
-import { notFound } from '../../platform/errors.ts';
-import { insertKey, keyExists, listKeys, revokeKey } from '../keys/keys.repo.ts';
+import type { KeyInput, KeyService } from '../keys/keys.service.ts';
 import { loadManagedAccount } from './access.ts';
-import { normaliseScopes, requireWithin, type Scope } from '../../platform/permissions.ts';
-import { toKeyCreated } from '../keys/key-view.ts';
-import { record } from '../../platform/audit/record.ts';
 
-export interface KeyInput {
-  name?: string;
-  scopes?: Scope[];
-}
-
-// API keys of a sub-account, managed by its parent. A new key works at once (the authenticator reads the database
-// on every request); a revoked one fails on its very next request. Hashes never leave the repo.
-export function createAccountKeyService(deps: { db: Db }) {
-  const { db } = deps;
-
-  async function keysOf(accountId: string) {
-    const keys = await listKeys(db, accountId);
-    return {
-      keys: keys.map((k) => ({
-        id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, revoked_at: k.revokedAt?.toISOString() ?? null,
-        created_at: k.createdAt.toISOString(), last_used_at: k.lastUsedAt?.toISOString() ?? null, created_by_user: k.createdByUser,
-      })),
-    };
-  }
+// API keys of a sub-account, managed by its parent: the parent's right to manage it is checked here, then the
+// keys service does the work.
+export function createAccountKeyService(deps: { db: Db; keys: KeyService }) {
+  const { db, keys } = deps;
 
   async function list(actor: Actor, accountId: string) {
     await loadManagedAccount(db, actor, accountId, { write: false });
-    return keysOf(accountId);
-  }
-
-  /**
-   * Without `scopes` the key gets all four; the caller may hand out only permissions it holds itself. The key
-   * belongs to the signed-in user who made it, or to the user the calling key belongs to, so it is cut down or
-   * revoked with them (decision 0065).
-   */
-  async function issue(actor: Actor, accountId: string, input: KeyInput) {
-    const scopes = normaliseScopes(input.scopes);
-    requireWithin(actor, scopes, 'give an API key a permission you do not have');
-    return db.transaction(async (tx) => {
-      const key = await insertKey(tx, accountId, input.name?.trim() || 'API key', scopes, actor.userId);
-      await record(tx, {
-        accountId, actor, action: 'key.created', target: { type: 'api_key', id: key.id },
-        after: { name: key.name, prefix: key.prefix, scopes: key.scopes },
-      });
-      return toKeyCreated(key);
-    });
+    return keys.keysOf(accountId);
   }
 
   async function create(actor: Actor, accountId: string, input: KeyInput) {
     await loadManagedAccount(db, actor, accountId, { write: true });
-    return issue(actor, accountId, input);
-  }
-
-  async function dropKey(actor: Actor, accountId: string, keyId: string) {
-    if (!(await keyExists(db, accountId, keyId))) throw notFound('API key');
-    await db.transaction(async (tx) => {
-      if (await revokeKey(tx, accountId, keyId)) {
-        await record(tx, { accountId, actor, action: 'key.revoked', target: { type: 'api_key', id: keyId }, before: { revoked: false }, after: { revoked: true } });
-      }
-    });
-    return { ok: true };
+    return keys.issue(actor, accountId, input);
   }
 
   /** Revoking an already revoked key of the sub-account is a no-op success; another account's key id is 404. */
   async function revoke(actor: Actor, accountId: string, keyId: string) {
     await loadManagedAccount(db, actor, accountId, { write: true });
-    return dropKey(actor, accountId, keyId);
+    return keys.drop(actor, accountId, keyId);
   }
 
-  // The caller's own keys (GET/POST /keys, DELETE /keys/{keyId}): the dashboard's Developers page. Rotation without
-  // downtime is create the new key, deploy it, revoke the old one.
-  const own = {
-    list: (actor: Actor) => keysOf(actor.accountId),
-    create: (actor: Actor, input: KeyInput) => issue(actor, actor.accountId, input),
-    revoke: (actor: Actor, keyId: string) => dropKey(actor, actor.accountId, keyId),
-  };
-
-  return { list, create, revoke, own };
+  return { list, create, revoke };
 }
 
 export type AccountKeyService = ReturnType<typeof createAccountKeyService>;

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { emptyBodyIsObject, Ok } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { AccountService } from './accounts.service.ts';
+import type { AccountKeyService } from './account-keys.service.ts';
 import { EX } from '../../platform/http/examples.ts';
-import { IdempotencyHeaders } from '../../platform/http/idempotency.ts';
+import { IdempotencyHeaders, type Idempotency } from '../../platform/http/idempotency.ts';
 import { CreateKey, KEY_CREATED_EXAMPLE, KEY_LIST_EXAMPLE, KeyCreated, KeyList } from '../keys/keys.schemas.ts';
 import {
   ACCOUNT_EXAMPLE, AccountIdParams, AccountList, subAccountContract, subAccountWriteContract, AccountResponse, Balance, CloseResult, CreateSubAccount,
@@ -14,11 +15,12 @@ const keyTags = ['API keys'];
 const transferred = (direction: 'allocate' | 'recall') => ({ ok: true, direction, amount: 5, credits: direction === 'allocate' ? 1005 : 995, parent_credits: direction === 'allocate' ? 8995 : 9005 });
 
 
+/** The services these routes call, and nothing else. */
+export type AccountRoutesDeps = { accounts: AccountService; accountKeys: AccountKeyService; idempotency: Idempotency };
+
 // Sub-accounts, their credits and their keys. Every handler goes through the service, which calls
 // loadManagedAccount (access.ts) before touching the sub-account.
-export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { accounts, accountKeys } = services;
-
+export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesDeps> = async (app, { accounts, accountKeys, idempotency }) => {
   app.get('/accounts', {
     config: {
       contract: {
@@ -105,7 +107,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       description: 'Moves `amount` credits from the caller\'s balance to the sub-account\'s in one transaction, recorded in both ledgers; 402 insufficient_credits if the caller holds fewer, and nothing moves. Allowed even when the sub-account manages itself. Needs the billing permission. Each call moves the amount again unless it carries an Idempotency-Key, which replays the first answer as on /send.',
       params: AccountIdParams, body: TransferRequest, headers: IdempotencyHeaders, response: { 200: TransferResult },
     },
-  }, async (request, reply) => services.idempotency.run(request, reply, `account/${request.params.id}/credits/allocate`,
+  }, async (request, reply) => idempotency.run(request, reply, `account/${request.params.id}/credits/allocate`,
     (within) => accounts.transfer(request.actor, request.params.id, request.body.amount, 'allocate', within)));
 
   app.post('/account/:id/credits/recall', {

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, nullable, Offset, ScopeName, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { AdminService } from './admin.service.ts';
 
 // The operator's lists of keys, Sender IDs and numbers (`tasman admin key|sender-id|number list`). Registered
 // inside adminRoutes, so the operator token guards them like every /admin route.
@@ -17,7 +17,10 @@ const OfAccount = described(Uuid, 'Only those of this account');
 const AccountId = described(Uuid, 'The account');
 const Created = described(Timestamp, 'When it was created');
 
-export const adminListRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services: { admin } }) => {
+/** The services these routes call, and nothing else. */
+export type AdminListRoutesDeps = { admin: AdminService };
+
+export const adminListRoutes: FastifyPluginAsyncTypebox<AdminListRoutesDeps> = async (app, { admin }) => {
   app.get('/admin/keys', {
     config: {
       contract: {

@@ -1,18 +1,17 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, IdParams, NonBlankName, nullable, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import { operatorOf, requireAdminToken } from '../../platform/http/auth.ts';
-import type { Services } from '../../compose.ts';
+import { operatorOf, requireAdminToken, type OperatorSessionAuth } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/errors.ts';
-import { operatorAuth } from '../sessions/sessions.routes.ts';
+import type { AdminService } from './admin.service.ts';
 import { KEY_CREATED_EXAMPLE, KeyCreated, KeyScopes } from '../keys/keys.schemas.ts';
 import { adminListRoutes } from './admin-lists.routes.ts';
-import { smppBindAdminRoutes } from '../smpp-credentials/smpp-binds.routes.ts';
-import { adminAuditRoutes } from '../audit/audit.routes.ts';
+import { smppBindAdminRoutes, type SmppBindAdminRoutesDeps } from '../smpp-credentials/smpp-binds.routes.ts';
+import { adminAuditRoutes, type AuditRoutesDeps } from '../audit/audit.routes.ts';
 import { Country } from '../settings/settings.schemas.ts';
 import { operatorActor } from '../../platform/audit/entry.ts';
-import { outboxRoutes } from './outbox.routes.ts';
-import { operatorRoutes } from '../operators/operators.routes.ts';
+import { outboxRoutes, type OutboxRoutesDeps } from './outbox.routes.ts';
+import { operatorRoutes, type OperatorRoutesDeps } from '../operators/operators.routes.ts';
 
 /** What the simulator route needs of the built-in SMSC. */
 export interface InboundInjector {
@@ -39,14 +38,18 @@ const ACCOUNT_SUMMARY_EXAMPLE = {
   hierarchy_enabled: true, credits: 9000, parent_account_id: null, active_keys: 2, created_at: EX.created, max_numbers: null, country: 'AU',
 };
 
-export const adminRoutes: FastifyPluginAsyncTypebox<{
-  services: Services;
+/** What the /admin routes use (their own and those registered inside them), and nothing else. */
+export type AdminRoutesDeps = {
+  admin: AdminService;
   /** The built-in SMSC, when this process runs one (SMPP_HOST unset): an explicit, optional dependency. */
   simulator: InboundInjector | null;
   adminToken: string | null;
-}> = async (app, { services, simulator, adminToken }) => {
-  requireAdminToken(app, adminToken, operatorAuth(services));
-  const { admin } = services;
+  operatorSessions: OperatorSessionAuth;
+} & SmppBindAdminRoutesDeps & AuditRoutesDeps & OutboxRoutesDeps & OperatorRoutesDeps;
+
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesDeps> = async (app, deps) => {
+  const { admin, simulator, adminToken } = deps;
+  requireAdminToken(app, adminToken, deps.operatorSessions);
 
   app.post('/admin/accounts', {
     config: {
@@ -213,11 +216,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
     },
   }, async (request, reply) => reply.status(201).send(await admin.addNumber(operatorActor(request.ip, operatorOf(request)), request.body)));
 
-  await app.register(adminListRoutes, { services });
-  await app.register(smppBindAdminRoutes, { services });
-  await app.register(adminAuditRoutes, { services });
-  await app.register(outboxRoutes, { services });
-  await app.register(operatorRoutes, { services });
+  await app.register(adminListRoutes, { admin });
+  await app.register(smppBindAdminRoutes, { smppCredentials: deps.smppCredentials });
+  await app.register(adminAuditRoutes, { audit: deps.audit });
+  await app.register(outboxRoutes, { mail: deps.mail });
+  await app.register(operatorRoutes, { operators: deps.operators });
 
   // Development only: answers while this process runs the built-in SMSC (SMPP_HOST unset), else 404.
   app.post('/admin/simulator/inbound', {

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { Mailer } from '../../platform/mail/mailer.ts';
 
 const OutboxMail = Type.Object({
   id: described(Uuid, 'The mail\'s id'),
@@ -21,7 +21,10 @@ const OutboxMail = Type.Object({
  * is where invitations and reset links are read. Registered inside the operator routes (the operator token or
  * console session).
  */
-export const outboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+/** The services these routes call, and nothing else. */
+export type OutboxRoutesDeps = { mail: Mailer };
+
+export const outboxRoutes: FastifyPluginAsyncTypebox<OutboxRoutesDeps> = async (app, { mail }) => {
   app.get('/admin/outbox', {
     config: {
       contract: {
@@ -43,9 +46,9 @@ export const outboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       response: { 200: Type.Object({ mail: Type.Array(OutboxMail, { description: 'The mail, newest first' }) }, { description: 'The outbox' }) },
     },
   }, async (request, reply) => {
-    const mail = await services.mail.outbox(request.query);
+    const sent = await mail.outbox(request.query);
     // The bodies carry invite and reset links.
     reply.header('cache-control', 'no-store');
-    return { mail };
+    return { mail: sent };
   });
 };

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, IdParams, nullable, Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { CampaignService } from './campaigns.service.ts';
 import { MESSAGE_EXAMPLES, MessageItem } from '../messages/messages.schemas.ts';
 
 const CampaignFields = {
@@ -52,7 +52,10 @@ const CAMPAIGN_EXAMPLE = {
   recipient_count: 2, parts_per_message: 1, total_credits: 2, created_at: EX.sent,
 };
 
-export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+/** The services these routes call, and nothing else. */
+export type CampaignRoutesDeps = { campaigns: CampaignService };
+
+export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignRoutesDeps> = async (app, { campaigns }) => {
   app.get('/campaigns', {
     config: { contract: { response: { campaigns: [{ ...CAMPAIGN_EXAMPLE, stats: STATS_EXAMPLE }], limit: 25, offset: 0 } }, scope: 'read' },
     schema: {
@@ -61,7 +64,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       querystring: CampaignListQuery,
       response: { 200: CampaignList },
     },
-  }, async (request) => services.campaigns.list(request.actor, request.query));
+  }, async (request) => campaigns.list(request.actor, request.query));
 
   app.get('/campaign/:id', {
     config: {
@@ -76,7 +79,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       description: 'One campaign: its totals, its messages counted by status, and a page of the messages themselves. Another account\'s campaign answers 404. Needs the read scope.',
       params: IdParams, querystring: CampaignPage, response: { 200: CampaignResponse },
     },
-  }, async (request) => services.campaigns.get(request.actor, request.params.id, request.query));
+  }, async (request) => campaigns.get(request.actor, request.params.id, request.query));
 
   app.delete('/campaign/:id/schedule', {
     config: { contract: { errors: ['not_found'], response: { ok: true, cancelled: 2, credits_refunded: 2, credits_remaining: 1000 } }, scope: 'send' },
@@ -92,5 +95,5 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         }, { description: 'The scheduled messages are cancelled' }),
       },
     },
-  }, async (request) => services.campaigns.cancelSchedule(request.actor, request.params.id));
+  }, async (request) => campaigns.cancelSchedule(request.actor, request.params.id));
 };

@@ -1,8 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireAdminToken } from '../../platform/http/auth.ts';
-import type { Services } from '../../compose.ts';
+import { requireAdminToken, type OperatorSessionAuth } from '../../platform/http/auth.ts';
 import { described, nullable } from '../../platform/http/schemas.ts';
-import { operatorAuth } from '../sessions/sessions.routes.ts';
+import type { CarrierAdminService } from './carriers.service.ts';
 
 const tags = ['Operator'];
 const security = [{ adminToken: [] }];
@@ -52,8 +51,11 @@ const Carriers = Type.Object({
 const ROUTES_EXAMPLE = [{ country: ['AU', 'NZ'], carriers: ['primary', 'backup'] }];
 
 /** The operator's carriers and routes: this process's, or in a `tasman start` cluster the workers process's (relayed); 404 on a process that runs no workers outside one. */
-export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminToken: string | null }> = async (app, { services, adminToken }) => {
-  requireAdminToken(app, adminToken, operatorAuth(services));
+/** What these routes use, and nothing else. */
+export type CarrierRoutesDeps = { carrierAdmin: CarrierAdminService; adminToken: string | null; operatorSessions: OperatorSessionAuth };
+
+export const carrierRoutes: FastifyPluginAsyncTypebox<CarrierRoutesDeps> = async (app, { carrierAdmin, adminToken, operatorSessions }) => {
+  requireAdminToken(app, adminToken, operatorSessions);
 
   // not_found: this process runs no carriers; service_unavailable: the workers process did not answer the relay.
   app.get('/admin/carriers', {
@@ -81,7 +83,7 @@ export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
       description: 'The live state of the SMPP links: each carrier and each of its binds (up or down, in flight, rate, pacing, errors, receipts still awaited), how receipt ids are read, and the routes with any country left without a working carrier. In a tasman start cluster the workers process answers through the API process. 404 where no carriers run; 503 when the workers process does not answer. Reads only. Operator token or console session.',
       response: { 200: Carriers },
     },
-  }, async () => services.carrierAdmin.view());
+  }, async () => carrierAdmin.view());
 
   app.post('/admin/carriers/routes/reload', {
     config: { contract: { errors: ['not_found', 'service_unavailable', 'conflict'], response: { routes: ROUTES_EXAMPLE } } },
@@ -90,7 +92,7 @@ export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
       description: 'Reads the carriers file again and switches to its routes at once, for messages not yet submitted; adding or changing carriers still needs a restart. A file that does not parse or does not hold, or TASMAN_CARRIERS unset, answers 409 conflict and the routes in force stay. Idempotent. Operator token or console session.',
       response: { 200: Type.Object({ routes: Type.Array(Route, { description: 'The routes now in force, in order' }) }, { description: 'The routes are reloaded' }) },
     },
-  }, async () => services.carrierAdmin.reloadRoutes());
+  }, async () => carrierAdmin.reloadRoutes());
 
   const ids = (description: string) => Type.Array(Type.String(), { description });
   app.post('/admin/carriers/reload', {
@@ -114,5 +116,5 @@ export const carrierRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
         }, { description: 'The carriers are reloaded' }),
       },
     },
-  }, async () => services.carrierAdmin.reloadCarriers());
+  }, async () => carrierAdmin.reloadCarriers());
 };

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, Ok } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { ContactService } from './contacts.service.ts';
+import type { ListService } from './lists.service.ts';
 import {
   CONTACT_EXAMPLE, ContactPage, ContactQuery, ContactView, CreateContact, IMPORT_MAX_ROWS, ImportRequest, ImportSummary, LIST_EXAMPLE, LIST_ID,
   ListBody, ListPage, ListView, MembersBody, MembersResult, PatchContact,
@@ -11,11 +12,12 @@ const tags = ['Contacts'];
 const IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
 const IMPORT_SAMPLE = { csv: 'phone,first_name,last_name,clinic\n0412 345 678,Ana,Silva,Manly\n0423 456 789,Tom,Ng,Bondi\n', list_id: LIST_ID };
 
+/** The services these routes call, and nothing else. */
+export type ContactRoutesDeps = { contacts: ContactService; lists: ListService };
+
 // The account's address book (additions to the interface): contacts, lists, and CSV import. Sending to a list is
 // /send-batch with list_id.
-export const contactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { contacts, lists } = services;
-
+export const contactRoutes: FastifyPluginAsyncTypebox<ContactRoutesDeps> = async (app, { contacts, lists }) => {
   app.post('/contacts', {
     config: { contract: { sample: { body: { phone: '0412 345 678', first_name: 'Ana', last_name: 'Silva', fields: { clinic: 'Manly' } } }, response: CONTACT_EXAMPLE, errors: ['invalid_number', 'contact_exists', 'not_found'] }, scope: 'send' },
     schema: {

@@ -1,7 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../../compose.ts';
+import type { CreditService } from './credits.service.ts';
 
-export const creditRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+/** The services these routes call, and nothing else. */
+export type CreditRoutesDeps = { credits: CreditService };
+
+export const creditRoutes: FastifyPluginAsyncTypebox<CreditRoutesDeps> = async (app, { credits }) => {
   app.get('/balance', {
     config: { contract: { response: { credits: 998 } }, scope: 'read' },
     schema: {
@@ -9,5 +12,5 @@ export const creditRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       description: 'The calling account\'s credit balance: one credit pays for one message part, and sends are refused 402 insufficient_credits when it would not cover them. Credits come from the operator or a parent account. Needs the read scope.',
       response: { 200: Type.Object({ credits: Type.Integer({ description: 'Credits available now' }) }, { description: 'The balance' }) },
     },
-  }, async (request) => services.credits.balance(request.actor));
+  }, async (request) => credits.balance(request.actor));
 };

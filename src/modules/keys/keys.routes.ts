@@ -1,14 +1,16 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { described, emptyBodyIsObject, Ok, Uuid } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { KeyService } from './keys.service.ts';
 import { CreateKey, KEY_CREATED_EXAMPLE, KEY_LIST_EXAMPLE, KeyCreated, KeyList } from './keys.schemas.ts';
 
 const tags = ['API keys'];
 
+/** The services these routes call, and nothing else. */
+export type KeyRoutesDeps = { keys: KeyService };
+
 // The caller's own API keys: what the dashboard's Developers page uses (the interface has them only for
 // sub-accounts, under /account/{id}/key…). Additions, same shapes as those.
-export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const keys = services.accountKeys.own;
+export const keyRoutes: FastifyPluginAsyncTypebox<KeyRoutesDeps> = async (app, { keys }) => {
 
   app.get('/keys', {
     config: { contract: { response: KEY_LIST_EXAMPLE }, scope: 'read' },

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { scopeOf } from '../../platform/http/route-registry.ts';
 import { once } from '../../common/once.ts';
-import type { Services } from '../../compose.ts';
+import type { Config } from '../../config.ts';
 import { sampleOptoutLink } from './credit-estimate.ts';
-import { assertOperationsRouted, createServiceApi } from './service-api.ts';
+import { assertOperationsRouted, createServiceApi, type ServiceApiDeps } from './service-api.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,17 +21,25 @@ const loadSdk = once(() => Promise.all([import('./mcp-server.ts'), import('@mode
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
 
+/** What /mcp uses, and nothing else. */
+export type McpRoutesDeps = ServiceApiDeps & {
+  /** MCP_MAX_CREDITS_PER_CALL: a send tool refuses a call that would spend more. */
+  maxCreditsPerCall: Config['mcp']['maxCreditsPerCall'];
+  /** OPTOUT_LINK_BASE, for the credit estimate of a message with an opt-out link. */
+  optoutLinkBase: string;
+};
+
 /**
  * Streamable HTTP at /mcp, stateless: each POST carries one JSON-RPC message and gets one JSON answer, on a server
  * built for the caller's key. The API-key hook has already authenticated and rate-limited the request (one tool
  * call = one request against the key's limits); each tool then checks its own scope. Batches are refused so a
  * single request can never carry more than one tool call past the limiter.
  */
-export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+export const mcpRoutes: FastifyPluginAsync<McpRoutesDeps> = async (app, deps) => {
   // Each tool's scope is its REST route's, as the route registry recorded it.
   const routeScope = (method: string, url: string) => scopeOf(app, method, url);
-  const { maxCreditsPerCall } = services.config.mcp;
-  const optoutLink = sampleOptoutLink(services.config.optoutLinkBase);
+  const { maxCreditsPerCall } = deps;
+  const optoutLink = sampleOptoutLink(deps.optoutLinkBase);
   app.decorateRequest('mcpTool', null);
   app.addHook('onReady', async () => assertOperationsRouted(routeScope));
 
@@ -47,7 +55,7 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     }
     const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
     const server = createMcpServer({
-      api: createServiceApi(services, request.actor, routeScope),
+      api: createServiceApi(deps, request.actor, routeScope),
       maxCreditsPerCall, optoutLink,
       onToolCall: ({ tool, code, error }) => {
         request.mcpTool = { tool, code };

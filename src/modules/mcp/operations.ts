@@ -1,7 +1,17 @@
 import type { Actor } from '../../platform/actor.ts';
-import type { Services } from '../../compose.ts';
-import type { BatchInput, SendInput } from '../messages/messages.service.ts';
-import type { InboxQuery } from '../inbox/inbox.service.ts';
+import type { BatchInput, MessageService, SendInput } from '../messages/messages.service.ts';
+import type { ReplyService } from '../messages/reply.service.ts';
+import type { InboxQuery, InboxService } from '../inbox/inbox.service.ts';
+import type { ConversationService } from '../inbox/conversations.service.ts';
+import type { OptoutService } from '../optouts/optouts.service.ts';
+import type { CampaignService } from '../campaigns/campaigns.service.ts';
+import type { CreditService } from '../credits/credits.service.ts';
+import type { ReportService } from '../reports/reports.service.ts';
+import type { NumberService } from '../numbers/numbers.service.ts';
+import type { SenderService } from '../senders/senders.service.ts';
+import type { WebhookService } from '../webhooks/webhooks.service.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import type { AccountService } from '../accounts/accounts.service.ts';
 import type { Within } from '../../platform/http/idempotency.ts';
 
 // The REST operations the MCP tools and resources stand on. Each names its route (method and path, as the REST
@@ -17,6 +27,13 @@ export interface ApiRequest {
   idempotencyKey?: string;
 }
 
+/** The services the operations call, and nothing else. */
+export type OperationServices = {
+  messages: MessageService; replies: ReplyService; inbox: InboxService; conversations: ConversationService; optouts: OptoutService;
+  campaigns: CampaignService; credits: CreditService; reports: ReportService; numbers: NumberService; senders: SenderService;
+  webhooks: WebhookService; settings: SettingsService; accounts: AccountService;
+};
+
 export interface Operation {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Fastify's form: `:id` for a path parameter. */
@@ -27,7 +44,7 @@ export interface Operation {
    */
   keyedAs?(request: ApiRequest): string;
   /** `within` stores the idempotent answer in the operation's own transaction. */
-  call(services: Services, actor: Actor, request: ApiRequest, within?: Within<unknown>): Promise<unknown>;
+  call(services: OperationServices, actor: Actor, request: ApiRequest, within?: Within<unknown>): Promise<unknown>;
 }
 
 const id = (r: ApiRequest) => r.params!.id!;
@@ -43,7 +60,7 @@ export const operations = {
   },
   previewSend: { method: 'POST', path: '/send/preview', call: (s, a, r) => s.messages.previewSend(a, body<SendInput>(r)) },
   searchMessages: {
-    method: 'GET', path: '/messages', call: (s, a, r) => s.messages.list(a, query<Parameters<Services['messages']['list']>[1]>(r)),
+    method: 'GET', path: '/messages', call: (s, a, r) => s.messages.list(a, query<Parameters<MessageService['list']>[1]>(r)),
   },
   addOptout: { method: 'POST', path: '/optouts', call: (s, a, r) => s.optouts.add(a, body<{ number: string }>(r).number) },
   getMessage: { method: 'GET', path: '/message/:id', call: (s, a, r) => s.messages.get(a, id(r)) },
@@ -65,7 +82,7 @@ export const operations = {
   },
   listOptouts: { method: 'GET', path: '/optouts', call: (s, a) => s.optouts.list(a) },
   getBalance: { method: 'GET', path: '/balance', call: (s, a) => s.credits.balance(a) },
-  getReport: { method: 'GET', path: '/report', call: (s, a, r) => s.reports.own(a, query<Parameters<Services['reports']['own']>[1]>(r)) },
+  getReport: { method: 'GET', path: '/report', call: (s, a, r) => s.reports.own(a, query<Parameters<ReportService['own']>[1]>(r)) },
   listNumbers: { method: 'GET', path: '/numbers', call: (s, a) => s.numbers.mine(a) },
   listSenders: { method: 'GET', path: '/senders', call: (s, a) => s.senders.list(a) },
   getWebhooks: { method: 'GET', path: '/webhooks', call: (s, a) => s.webhooks.get(a) },

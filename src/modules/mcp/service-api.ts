@@ -1,9 +1,10 @@
 import type { Actor } from '../../platform/actor.ts';
-import type { Services } from '../../compose.ts';
+import type { Idempotency } from '../../platform/http/idempotency.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import { authorize, type RoutePermission } from '../../platform/permissions.ts';
 import { AppError } from '../../platform/errors.ts';
 import { REFUSAL_CODES } from '../../platform/audit/entry.ts';
-import { operations, type Operation, type OperationName, type TasmanApi } from './operations.ts';
+import { operations, type Operation, type OperationName, type OperationServices, type TasmanApi } from './operations.ts';
 
 /** A route's permission as the route registry recorded it (platform/http/route-registry.ts `scopeOf`). */
 export type RouteScopeOf = (method: string, url: string) => RoutePermission | 'any' | null;
@@ -14,7 +15,10 @@ export type RouteScopeOf = (method: string, url: string) => RoutePermission | 'a
  * then the route's service call runs. An operation without a route is a wiring error found at start-up, never a
  * tool that skips the check.
  */
-export function createServiceApi(services: Services, actor: Actor, routeScope: RouteScopeOf): TasmanApi {
+/** What the in-process operations use: their services, the idempotency store and the audit log. */
+export type ServiceApiDeps = OperationServices & { idempotency: Idempotency; audit: AuditService };
+
+export function createServiceApi(services: ServiceApiDeps, actor: Actor, routeScope: RouteScopeOf): TasmanApi {
   return async (op, request) => {
     const operation: Operation = operations[op];
     try {

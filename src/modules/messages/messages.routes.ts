@@ -1,8 +1,10 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams } from '../../platform/http/schemas.ts';
-import { IdempotencyHeaders } from '../../platform/http/idempotency.ts';
-import type { Services } from '../../compose.ts';
+import { IdempotencyHeaders, type Idempotency } from '../../platform/http/idempotency.ts';
+import type { MessageService } from './messages.service.ts';
+import type { ReplyService } from './reply.service.ts';
+import type { TemplateService } from '../templates/templates.service.ts';
 import {
   BatchPreview, BatchRequest, CancelResult, BatchResult, SendPreview, MessageList, MessageListQuery, MessageDetail, ReplyRequest,
   SendRequest, SendResult, sendContract, previewContract, withBatchErrors, replyErrors, SEND_SAMPLE, BATCH_SAMPLE, MESSAGE_EXAMPLES, SEND_RESULT_EXAMPLE,
@@ -12,9 +14,10 @@ const MessageRef = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 255, description: 'the message id, or the Idempotency-Key the account used on /send (kept 24 hours)' }),
 });
 
-export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { messages, idempotency, templates } = services;
+/** The services these routes call, and nothing else. */
+export type MessageRoutesDeps = { messages: MessageService; replies: ReplyService; templates: TemplateService; idempotency: Idempotency };
 
+export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesDeps> = async (app, { messages, replies, templates, idempotency }) => {
   app.post('/send', {
     config: { contract: { ...sendContract(SEND_SAMPLE), response: SEND_RESULT_EXAMPLE }, scope: 'send' },
     schema: {
@@ -95,5 +98,5 @@ export const messageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       params: IdParams, body: ReplyRequest, headers: IdempotencyHeaders, response: { 200: SendResult },
     },
   }, async (request, reply) => idempotency.run(request, reply, `inbox/${request.params.id}/reply`,
-    (within) => services.replies.reply(request.actor, request.params.id, request.body, within)));
+    (within) => replies.reply(request.actor, request.params.id, request.body, within)));
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { emptyBodyIsObject } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { NumberService } from './numbers.service.ts';
 import { AccountIdParams, subAccountContract, subAccountWriteContract } from '../accounts/accounts.schemas.ts';
 import {
   Assigned, AvailableList, AvailableQuery, GroupNumberList, HELD_NUMBER_EXAMPLE, MoveRequest, NumberList, PurchaseRequest, Purchased, Recalled,
@@ -12,9 +12,10 @@ const MOVE_SAMPLE = { numbers: ['+61480000123'] };
 
 const tags = ['Numbers'];
 
-export const numberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { numbers } = services;
+/** The services these routes call, and nothing else. */
+export type NumberRoutesDeps = { numbers: NumberService };
 
+export const numberRoutes: FastifyPluginAsyncTypebox<NumberRoutesDeps> = async (app, { numbers }) => {
   app.get('/numbers', {
     config: { contract: { response: NUMBERS_EXAMPLE }, scope: 'read' },
     schema: {

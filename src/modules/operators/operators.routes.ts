@@ -2,16 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams } from '../../platform/http/schemas.ts';
 import { operatorOf } from '../../platform/http/auth.ts';
 import { operatorActor } from '../../platform/audit/entry.ts';
-import type { Services } from '../../compose.ts';
+import type { OperatorService } from './operators.service.ts';
 import { Operator, OperatorCreate, OperatorCreated, OperatorList, OperatorListQuery, OPERATOR_EXAMPLE } from './operators.schemas.ts';
 
 const tags = ['Operator'];
 const security = [{ adminToken: [] }];
 
-/** Named operators (POST/GET /admin/operators, DELETE /admin/operators/{id}); registered inside the operator routes. */
-export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { operators } = services;
+/** The services these routes call, and nothing else. */
+export type OperatorRoutesDeps = { operators: OperatorService };
 
+/** Named operators (POST/GET /admin/operators, DELETE /admin/operators/{id}); registered inside the operator routes. */
+export const operatorRoutes: FastifyPluginAsyncTypebox<OperatorRoutesDeps> = async (app, { operators }) => {
   // conflict: a live operator has that name already.
   app.post('/admin/operators', {
     config: { contract: { sample: { body: { name: 'Priya Raman' } }, errors: ['conflict'], response: { ...OPERATOR_EXAMPLE, token: 'tso_q3Zr8LkWcY1vN0pA7sD2fG5hJ9kL4mX6' } } },

@@ -1,7 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRateLimiter } from '../../platform/http/rate-limit/index.ts';
-import type { Services } from '../../compose.ts';
+import type { LinkService } from '../links/links.service.ts';
+import type { OptoutLinkService } from './optout-link.service.ts';
 import { PAGE_CSP, renderBusyPage, renderConfirmPage, renderDonePage, renderErrorPage, renderNotFoundPage } from './page.ts';
 
 /** Requests per second, and at once, from one client address to the opt-out pages. */
@@ -33,7 +34,14 @@ export function optoutLinkPath(base: string): string {
   return new URL(base).pathname.replace(/\/+$/, '');
 }
 
-const pages: FastifyPluginAsyncTypebox<{ services: Services; prefix: string }> = async (app, { services, prefix }) => {
+/** What these pages use, and nothing else. */
+export type OptoutLinkRoutesDeps = {
+  links: LinkService; optoutLink: OptoutLinkService;
+  /** OPTOUT_LINK_BASE: its path is where the pages are served. */
+  optoutLinkBase: string;
+};
+
+const pages: FastifyPluginAsyncTypebox<Omit<OptoutLinkRoutesDeps, 'optoutLinkBase'> & { prefix: string }> = async (app, { links, optoutLink, prefix }) => {
   const limiter = createRateLimiter(PER_ADDRESS);
   app.addHook('onClose', async () => limiter.close());
 
@@ -58,24 +66,24 @@ const pages: FastifyPluginAsyncTypebox<{ services: Services; prefix: string }> =
 
   app.get('/:code', { schema: { hide: true, params: CodeParams } }, async (request, reply) => {
     // Short links (modules/links) share this path with 8-character codes: 302 to the original URL, counting the click.
-    if (services.links.isLinkCode(request.params.code)) {
-      const url = await services.links.follow(request.params.code, { method: request.method, userAgent: request.headers['user-agent'] });
+    if (links.isLinkCode(request.params.code)) {
+      const url = await links.follow(request.params.code, { method: request.method, userAgent: request.headers['user-agent'] });
       if (!url) return html(reply, 404, renderNotFoundPage());
       return reply.status(302).headers(REDIRECT_HEADERS).redirect(url, 302);
     }
-    const target = await services.optoutLink.preview(request.params.code);
+    const target = await optoutLink.preview(request.params.code);
     if (!target) return html(reply, 404, renderNotFoundPage());
     return html(reply, 200, renderConfirmPage({ ...target, actionPath: `${prefix}/${request.params.code}` }));
   });
 
   app.post('/:code', { schema: { hide: true, params: CodeParams } }, async (request, reply) => {
-    const target = await services.optoutLink.confirm(request.params.code);
+    const target = await optoutLink.confirm(request.params.code);
     if (!target) return html(reply, 404, renderNotFoundPage());
     return html(reply, 200, renderDonePage(target));
   });
 };
 
-export async function optoutLinkRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
-  const prefix = optoutLinkPath(opts.services.config.optoutLinkBase);
-  await app.register(pages, { services: opts.services, prefix, ...(prefix ? { prefix } : {}) });
+export async function optoutLinkRoutes(app: FastifyInstance, { links, optoutLink, optoutLinkBase }: OptoutLinkRoutesDeps): Promise<void> {
+  const prefix = optoutLinkPath(optoutLinkBase);
+  await app.register(pages, { links, optoutLink, prefix, ...(prefix ? { prefix } : {}) });
 }

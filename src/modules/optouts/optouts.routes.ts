@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, nullable, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { OptoutService } from './optouts.service.ts';
 
 const Optout = Type.Object({
   number: Type.String({ description: 'E.164' }),
@@ -32,7 +32,10 @@ const OPTOUT_EXAMPLE = { number: '+61412345678', created_at: EX.later, source: '
 
 const tags = ['Inbound and opt-outs'];
 
-export const optoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+/** The services these routes call, and nothing else. */
+export type OptoutRoutesDeps = { optouts: OptoutService };
+
+export const optoutRoutes: FastifyPluginAsyncTypebox<OptoutRoutesDeps> = async (app, { optouts }) => {
   app.get('/optouts', {
     config: {
       contract: {
@@ -45,7 +48,7 @@ export const optoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       description: 'Every number that may not be sent to, with how it got there: a keyword reply (STOP…), the one-tap opt-out link, or the API. Sends to them are refused (400 recipient_opted_out; skipped in a batch) before any charge. Without limit and cursor the whole list comes in one answer; with them, pages. Needs the read scope.',
       querystring: OptoutQuery, response: { 200: OptoutList },
     },
-  }, async (request) => services.optouts.list(request.actor, request.query));
+  }, async (request) => optouts.list(request.actor, request.query));
 
   app.post('/optouts', {
     config: { contract: { sample: { body: { number: '0412 345 678' } }, response: { created: false, optout: OPTOUT_EXAMPLE }, errors: ['invalid_number'] }, scope: 'send' },
@@ -55,7 +58,7 @@ export const optoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       body: NumberBody, response: { 200: AddResult, 201: AddResult },
     },
   }, async (request, reply) => {
-    const result = await services.optouts.add(request.actor, request.body.number);
+    const result = await optouts.add(request.actor, request.body.number);
     return reply.code(result.created ? 201 : 200).send(result);
   });
 
@@ -69,7 +72,7 @@ export const optoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       },
     },
   }, async (request, reply) => {
-    const csv = await services.optouts.exportCsv(request.actor);
+    const csv = await optouts.exportCsv(request.actor);
     return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="optouts.csv"').send(csv);
   });
 
@@ -80,5 +83,5 @@ export const optoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       description: 'Takes a number off the opt-out list so it can be sent to again (only with the person\'s consent); the removal is recorded in the audit. A number not on the list answers 404. Needs the manage scope.',
       params: NumberParams, response: { 200: Ok },
     },
-  }, async (request) => services.optouts.remove(request.actor, request.params.number));
+  }, async (request) => optouts.remove(request.actor, request.params.number));
 };

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { ReportService } from './reports.service.ts';
 import { subAccountContract } from '../accounts/accounts.schemas.ts';
 import { DailyReport, GroupReport, RangeQuery, REPORT_EXAMPLES, ReportQuery, UsageReport } from './reports.schemas.ts';
 
 const USAGE = 'Counts over a range of Sydney days (default the last 30): outbound messages by outcome and their parts, credits consumed (send debits less refunds; transfers are not usage), inbound messages and opt-outs, optionally narrowed by direction, status, country, campaign, text or number. A range reversed or longer than allowed answers 400 invalid_range.';
 
-export const reportRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { reports } = services;
+/** The services these routes call, and nothing else. */
+export type ReportRoutesDeps = { reports: ReportService };
 
+export const reportRoutes: FastifyPluginAsyncTypebox<ReportRoutesDeps> = async (app, { reports }) => {
   app.get('/report', {
     config: { contract: { errors: ['invalid_range'], response: REPORT_EXAMPLES.usage }, scope: 'read' },
     schema: {

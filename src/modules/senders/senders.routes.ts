@@ -1,11 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../../compose.ts';
+import type { SenderService } from './senders.service.ts';
 
 export const SenderList = Type.Object({
   sender_ids: Type.Array(Type.String(), { description: 'Registered Sender IDs this account may send as' }),
 }, { description: 'The usable Sender IDs' });
 
-export const senderRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+/** The services these routes call, and nothing else. */
+export type SenderRoutesDeps = { senders: SenderService };
+
+export const senderRoutes: FastifyPluginAsyncTypebox<SenderRoutesDeps> = async (app, { senders }) => {
   app.get('/senders', {
     config: { contract: { response: { sender_ids: ['HarbourDnt', 'HDGroup'] } }, scope: 'read' },
     schema: {
@@ -13,5 +16,5 @@ export const senderRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       description: 'The alphanumeric Sender IDs the account may put in sender: those the operator registered to its ABN, and its parent\'s when it inherits the parent\'s senders. Its dedicated numbers (GET /numbers) may be used too. Needs the read scope.',
       response: { 200: SenderList },
     },
-  }, async (request) => services.senders.list(request.actor));
+  }, async (request) => senders.list(request.actor));
 };

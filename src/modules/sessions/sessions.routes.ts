@@ -2,22 +2,24 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Ok } from '../../platform/http/schemas.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { Services } from '../../compose.ts';
+import type { AddressThrottle } from '../../platform/http/address-throttle.ts';
+import type { OperatorService } from '../operators/operators.service.ts';
+import type { PasswordResetService } from './password-reset.service.ts';
 import { CSRF_HEADER, type OperatorSessionAuth } from '../../platform/http/auth.ts';
 import {
   InviteAccept, InviteInfo, InviteToken, Login, PasswordForgot, PasswordReset, OperatorLogin, OperatorSessionInfo, SecondFactor, SecondFactorRequired, SESSION_EXAMPLE, SessionInfo,
 } from './sessions.schemas.ts';
 
 const OPERATOR_SESSION_EXAMPLE = { csrf_token: 'Rk8mZ2pQ7vN1xC4bW9tY3sL6aH0dJ5fE' };
-import { sessionView, type NewSession } from './sessions.service.ts';
+import { sessionView, type NewSession, type SessionService } from './sessions.service.ts';
 import { DEVICE_COOKIE } from './sign-in-throttle.ts';
 
 export const USER_COOKIE = 'tasman_session';
 export const OPERATOR_COOKIE = 'tasman_operator';
 
 /** How every operator route authenticates: the bootstrap token, a named operator's token, or a console session. */
-export const operatorAuth = (services: Services): OperatorSessionAuth => ({
-  cookie: OPERATOR_COOKIE, authenticate: services.sessions.authenticateOperator, failed: services.addressThrottle.failed, named: services.operators.authenticate,
+export const operatorAuth = (deps: { sessions: SessionService; addressThrottle: AddressThrottle; operators: OperatorService }): OperatorSessionAuth => ({
+  cookie: OPERATOR_COOKIE, authenticate: deps.sessions.authenticateOperator, failed: deps.addressThrottle.failed, named: deps.operators.authenticate,
 });
 const tags = ['Dashboard sessions'];
 const DEVICE_COOKIE_DAYS = 365;
@@ -25,11 +27,18 @@ const security: [] = [];
 
 // Routes for the dashboard's sign-in. Everything after sign-in goes through the ordinary API routes, which accept
 // the session cookie (with X-CSRF-Token on writes) wherever they accept an API key.
-export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; adminToken: string | null }> = async (app, { services, adminToken }) => {
-  const { sessions } = services;
+/** What these routes use, and nothing else. */
+export type SessionRoutesDeps = {
+  sessions: SessionService; passwordResets: PasswordResetService; addressThrottle: AddressThrottle;
+  /** PUBLIC_URL: cookies are Secure when it is https. */
+  publicUrl: string;
+  adminToken: string | null;
+};
+
+export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesDeps> = async (app, { sessions, passwordResets, addressThrottle, publicUrl, adminToken }) => {
   // Failed attempts at a secret count against the source address (AUTH_FAILURE_LIMIT a minute, then 429).
-  const guarded = <T>(request: FastifyRequest, attempt: () => Promise<T>) => services.addressThrottle.guard(request.ip, attempt);
-  const secureCookies = services.config.publicUrl.startsWith('https:');
+  const guarded = <T>(request: FastifyRequest, attempt: () => Promise<T>) => addressThrottle.guard(request.ip, attempt);
+  const secureCookies = publicUrl.startsWith('https:');
 
   const cookieOf = (request: FastifyRequest, name: string) => request.cookies[name];
   function setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string) {
@@ -151,7 +160,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
       body: PasswordForgot, response: { 202: Ok },
     },
   }, async (request, reply) => {
-    await services.passwordResets.forgot(request.body.email);
+    await passwordResets.forgot(request.body.email);
     return reply.status(202).send({ ok: true });
   });
 
@@ -167,7 +176,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: Services; admi
       description: 'Sets the new password with the token from the reset link and spends the token. Ends every session of the user; two-factor authentication stays on. Sign in afterwards with the new password. The password must have at least 12 characters and not be a common one (400 weak_password); an unknown, used or expired token answers 404 reset_invalid. No key needed.',
       body: PasswordReset, response: { 200: Ok },
     },
-  }, async (request) => guarded(request, () => services.passwordResets.reset(request.body.token, request.body.password, request.ip)));
+  }, async (request) => guarded(request, () => passwordResets.reset(request.body.token, request.body.password, request.ip)));
 
   app.post('/session/operator', {
     config: { contract: { sample: { body: { token: 'the-operator-token' } }, response: OPERATOR_SESSION_EXAMPLE, errors: ['invalid_credentials', 'forbidden', 'too_many_failures'] } },

@@ -1,17 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Ok } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { TwoFactorService } from './two-factor.service.ts';
 import { TeamMemberParams } from '../users/users.schemas.ts';
 import { TwoFactorConfirm, TwoFactorDisable, TwoFactorEnabled, TwoFactorEnrolment, TwoFactorStatus } from './sessions.schemas.ts';
 
 const tags = ['Team'];
 
+/** The services these routes call, and nothing else. */
+export type TwoFactorRoutesDeps = { twoFactor: TwoFactorService };
+
 // The signed-in user's own second factor (permission `self`: every user, about themselves; an API key has no user
 // and is refused with 403), and the reset of a member's by the owner or an admin. Registered with the keyed
 // routes: the session's CSRF rule holds.
-export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { twoFactor } = services;
-
+export const twoFactorRoutes: FastifyPluginAsyncTypebox<TwoFactorRoutesDeps> = async (app, { twoFactor }) => {
   app.get('/two-factor', {
     config: { contract: { errors: ['forbidden'], response: { enabled: true, pending: false, recovery_codes_left: 9 } }, scope: 'self' },
     schema: {

@@ -1,12 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../../compose.ts';
+import type { SettingsService } from './settings.service.ts';
 import { SettingsResponse, SettingsUpdate, SettingsUpdateResult } from './settings.schemas.ts';
 
 const SETTINGS_EXAMPLE = { quiet_hours: { start: '21:00', end: '08:00' }, time_zone: 'Australia/Sydney', link_tracking: true, country: 'AU', low_balance_threshold: 500 };
 
 const tags = ['Account'];
 
-export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+/** The services these routes call, and nothing else. */
+export type SettingsRoutesDeps = { settings: SettingsService };
+
+export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRoutesDeps> = async (app, { settings }) => {
   app.get('/settings', {
     config: { contract: { response: { settings: SETTINGS_EXAMPLE } }, scope: 'read' },
     schema: {
@@ -14,7 +17,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       description: 'The settings every send of the account follows unless it says otherwise: the quiet-hours window (messages due inside it are held until it ends, unless urgent), the time zone of its Australian recipients, whether links are tracked by default, the country local numbers are read in, and the balance below which the owner is emailed. Needs the read scope.',
       response: { 200: SettingsResponse },
     },
-  }, async (request) => services.settings.get(request.actor));
+  }, async (request) => settings.get(request.actor));
 
   app.put('/settings', {
     config: { contract: { sample: { body: { quiet_hours: { start: '21:00', end: '08:00' }, link_tracking: true, low_balance_threshold: 500 } }, response: { ok: true, settings: SETTINGS_EXAMPLE } }, scope: 'manage' },
@@ -25,5 +28,5 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       body: SettingsUpdate,
       response: { 200: SettingsUpdateResult },
     },
-  }, async (request) => services.settings.update(request.actor, request.body));
+  }, async (request) => settings.update(request.actor, request.body));
 };

@@ -1,13 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
-import { liveBinds } from './smpp-limits.repo.ts';
-import { queuedDeliveries } from './smpp-queue.repo.ts';
+import type { SmppCredentialService } from './smpp-credentials.service.ts';
 
 // The operator's view of the SMPP server: every live bind on every instance, and what waits in the queues.
 // Registered inside adminRoutes, so the operator token guards it like every /admin route.
-export const smppBindAdminRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export type SmppBindAdminRoutesDeps = { smppCredentials: SmppCredentialService };
+
+export const smppBindAdminRoutes: FastifyPluginAsyncTypebox<SmppBindAdminRoutesDeps> = async (app, { smppCredentials }) => {
   app.get('/admin/smpp-binds', {
     config: {
       contract: {
@@ -39,12 +39,5 @@ export const smppBindAdminRoutes: FastifyPluginAsyncTypebox<{ services: Services
         }, { description: 'Live binds and queued deliveries' }),
       },
     },
-  }, async (request) => {
-    const accountId = request.query.account_id;
-    const [binds, queued] = await Promise.all([liveBinds(services.db, accountId), queuedDeliveries(services.db)]);
-    return {
-      binds: binds.map((b) => ({ ...b, bound_at: new Date(b.bound_at).toISOString(), seen_at: new Date(b.seen_at).toISOString() })),
-      queued: accountId ? queued.filter((q) => q.account_id === accountId) : queued,
-    };
-  });
+  }, async (request) => smppCredentials.operatorBinds(request.query.account_id));
 };

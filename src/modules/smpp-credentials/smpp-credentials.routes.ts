@@ -1,15 +1,18 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { described, Ok, Uuid } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { SmppCredentialService } from './smpp-credentials.service.ts';
 import {
   CreateSmppCredential, SMPP_CREDENTIAL_CREATED_EXAMPLE, SMPP_CREDENTIAL_LIST_EXAMPLE, SmppCredentialCreated, SmppCredentialList,
 } from './smpp-credentials.schemas.ts';
 
 const tags = ['SMPP'];
 
+/** The services these routes call, and nothing else. */
+export type SmppCredentialRoutesDeps = { smppCredentials: SmppCredentialService };
+
 // Credentials for the customer's own SMPP clients (docs/smpp-server.md). Additions to the interface.
-export const smppCredentialRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const credentials = services.smppCredentials;
+export const smppCredentialRoutes: FastifyPluginAsyncTypebox<SmppCredentialRoutesDeps> = async (app, { smppCredentials }) => {
+  const credentials = smppCredentials;
 
   app.get('/smpp-credentials', {
     config: { contract: { response: SMPP_CREDENTIAL_LIST_EXAMPLE }, scope: 'read' },

@@ -6,6 +6,8 @@ import { record } from '../../platform/audit/record.ts';
 import { parseCidr } from './credential-secret.ts';
 import { credentialExists, insertCredential, listCredentials, revokeCredential, type CredentialRow } from './smpp-credentials.repo.ts';
 import type { CreateSmppCredential } from './smpp-credentials.schemas.ts';
+import { liveBinds } from './smpp-limits.repo.ts';
+import { queuedDeliveries } from './smpp-queue.repo.ts';
 
 const view = (row: CredentialRow) => ({
   id: row.id, name: row.name, system_id: row.system_id, allowed_ips: row.allowed_ips, max_binds: row.max_binds, tps: row.tps,
@@ -69,7 +71,16 @@ export function createSmppCredentialService(deps: { db: Db }) {
     return { ok: true };
   }
 
-  return { list, create, revoke };
+  /** The operator's view: live binds on every instance (of one account, if given) and the deliveries waiting. */
+  async function operatorBinds(accountId?: string) {
+    const [binds, queued] = await Promise.all([liveBinds(db, accountId), queuedDeliveries(db)]);
+    return {
+      binds: binds.map((b) => ({ ...b, bound_at: new Date(b.bound_at).toISOString(), seen_at: new Date(b.seen_at).toISOString() })),
+      queued: accountId ? queued.filter((q) => q.account_id === accountId) : queued,
+    };
+  }
+
+  return { list, create, revoke, operatorBinds };
 }
 
 export type SmppCredentialService = ReturnType<typeof createSmppCredentialService>;

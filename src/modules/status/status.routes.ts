@@ -16,7 +16,10 @@ export const StatusResponse = Type.Object({
 }, { description: 'The service status' });
 
 /** Public: no API key, no credits; the client libraries' `status()`. */
-export const statusRoutes: FastifyPluginAsyncTypebox<{ services: { status: StatusService } }> = async (app, { services }) => {
+/** The services these routes call, and nothing else. */
+export type StatusRoutesDeps = { status: StatusService };
+
+export const statusRoutes: FastifyPluginAsyncTypebox<StatusRoutesDeps> = async (app, { status }) => {
   app.get('/status', {
     config: {
       contract: {
@@ -31,5 +34,5 @@ export const statusRoutes: FastifyPluginAsyncTypebox<{ services: { status: Statu
       description: 'Whether sending, receiving and delivery receipts work right now, as the client libraries\' status() reports it. Public: no key, no credits, no account data. Reads only.',
       response: { 200: StatusResponse },
     },
-  }, async () => services.status.status());
+  }, async () => status.status());
 };

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { described, IdParams, NonBlankName, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { TemplateService } from './templates.service.ts';
 
 const tags = ['Templates'];
 const Body = Type.String({ minLength: 1, maxLength: 10_000, description: 'The message text, with {{placeholders}} as in /send-batch' });
@@ -16,10 +16,11 @@ const EXAMPLE = {
   created_at: '2026-11-20T03:15:42.118Z', updated_at: '2026-11-20T03:15:42.118Z',
 };
 
-// Saved message texts (an addition to the interface): /send and /send-batch take template_id instead of message.
-export const templateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { templates } = services;
+/** The services these routes call, and nothing else. */
+export type TemplateRoutesDeps = { templates: TemplateService };
 
+// Saved message texts (an addition to the interface): /send and /send-batch take template_id instead of message.
+export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesDeps> = async (app, { templates }) => {
   app.post('/templates', {
     config: { contract: { sample: { body: { name: EXAMPLE.name, body: EXAMPLE.body } }, response: EXAMPLE }, scope: 'send' },
     schema: {

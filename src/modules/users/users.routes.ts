@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { Ok } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { UserService } from './users.service.ts';
 import { AccountIdParams, subAccountContract, subAccountWriteContract } from '../accounts/accounts.schemas.ts';
 import {
   Access, AccessUpdate, Invite, Invited, INVITE_SAMPLE, INVITED_EXAMPLE, MemberParams, MemberRemoved, MemberUpdate, MemberUpdated,
@@ -11,9 +11,10 @@ import {
 const tags = ['Team'];
 const USER_LIST_EXAMPLE = { users: [USER_EXAMPLE] };
 
-export const userRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { users } = services;
+/** The services these routes call, and nothing else. */
+export type UserRoutesDeps = { users: UserService };
 
+export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesDeps> = async (app, { users }) => {
   app.get('/team', {
     config: { contract: { response: USER_LIST_EXAMPLE }, scope: 'read' },
     schema: {

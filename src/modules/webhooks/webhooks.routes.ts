@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams } from '../../platform/http/schemas.ts';
-import type { Services } from '../../compose.ts';
+import type { WebhookService } from './webhooks.service.ts';
 import type { RouteContract } from '../../platform/http/route-registry.ts';
 import {
   DeliveriesQuery, DeliveryList, Redelivered, RotatedSecret, SaveEndpointRequest, SavedDeliveryEndpoint,
@@ -18,10 +18,11 @@ const rotateContract: RouteContract = { errors: ['webhook_not_configured'], resp
 const SAVE = 'Creates the endpoint, or changes its URL and options, and enables it again if the service had switched it off. On creation it gets a signing secret, answered once in `secret`. The URL must be https and resolve to public addresses only (400 otherwise); it is checked again on every delivery. Needs the manage scope. Idempotent: saving the same body again changes nothing but updated_at.';
 const ROTATE = 'Makes a new signing secret and answers it once. Deliveries are signed with it at once in X-…-Signature, while webhook-signature also carries a signature with the previous secret for 24 hours, so receivers can switch without a gap. 404 webhook_not_configured before the endpoint exists. Needs the manage scope. Not idempotent: each call makes a new secret.';
 
-// Every route acts on the caller's own account, sub-accounts included (docs/api-contract.md).
-export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { webhooks } = services;
+/** The services these routes call, and nothing else. */
+export type WebhookRoutesDeps = { webhooks: WebhookService };
 
+// Every route acts on the caller's own account, sub-accounts included (docs/api-contract.md).
+export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesDeps> = async (app, { webhooks }) => {
   app.get('/webhooks', {
     config: { contract: { response: WEBHOOK_EXAMPLES.config }, scope: 'read' },
     schema: {
