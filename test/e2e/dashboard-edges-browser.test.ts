@@ -96,4 +96,39 @@ describe.skipIf(!haveChromium)('the dashboard\'s edges in a browser', () => {
     await s.page.getByText('Credits used').waitFor();
     expect(await s.page.getByRole('main').textContent()).not.toContain('credits consumed');
   });
+
+  it('a reply shows without a reload: a badge on Inbox, the Overview\'s recent replies; opening it marks it read', async () => {
+    const inbound = (text: string) => fetch(`${s.proc.url}/admin/simulator/inbound`, {
+      method: 'POST', headers: { authorization: `Bearer ${s.adminToken()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ from: '+61412345678', to: '+61480000000', text }),
+    });
+    // A reply on the shared number belongs to the account that last wrote to its sender.
+    const sent = await fetch(`${s.proc.url}/send`, {
+      method: 'POST', headers: { authorization: `Bearer ${created.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '+61412345678', message: 'Your table for four is booked for 7pm.' }),
+    });
+    expect(sent.status).toBe(200);
+    await s.page.goto(`${s.proc.url}/app/`);
+    await heading('Overview');
+    const badge = nav().getByTestId('unread-badge');
+    expect(await badge.count()).toBe(0);
+    expect((await inbound('Can we bring a dog?')).status).toBeLessThan(300);
+    await badge.waitFor({ timeout: 20_000 });
+    expect(await badge.textContent()).toBe('1');
+    await s.page.getByRole('main').getByText('Can we bring a dog?').waitFor();
+    const inboxLink = nav().getByRole('link', { name: 'Inbox', exact: true });
+    expect(await inboxLink.getAttribute('aria-describedby')).toBe('unread-replies');
+    expect(await s.page.locator('#unread-replies').textContent()).toBe('1 unread reply');
+    await axeAtBothSizes('overview-unread');
+
+    await inboxLink.click();
+    await heading('Inbox');
+    await s.page.getByRole('main').getByText('Can we bring a dog?').first().waitFor();
+    await expect.poll(() => badge.count()).toBe(0);
+    // A second reply while the conversation is open: it appears, and is marked read as it is shown.
+    await inbound('And a cat?');
+    await s.page.getByRole('main').getByText('And a cat?').first().waitFor({ timeout: 20_000 });
+    await expect.poll(async () => (await (await fetch(`${s.proc.url}/inbox?unread=true`, { headers: { authorization: `Bearer ${created.api_key}` } })).json() as { unread_total: number }).unread_total).toBe(0);
+    await axeAtBothSizes('inbox-read');
+  });
 });

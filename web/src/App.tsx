@@ -6,6 +6,7 @@ import { useSession, type SessionInfo } from './session.ts';
 import { Loading } from './ui.tsx';
 import { useAccountSettings } from './settings.ts';
 import { ZoneContext } from './zone.tsx';
+import { useUnreadReplies } from './unread.ts';
 import { LoginPage, InvitePage } from './pages/auth.tsx';
 import { ForgotPage, ResetPage } from './pages/password-reset.tsx';
 import { OverviewPage } from './pages/overview.tsx';
@@ -68,6 +69,7 @@ function Shell({ session }: { session: SessionInfo }) {
   const qc = useQueryClient();
   // Every date in the shell is shown in the account's zone (Settings), not the browser's.
   const zone = useAccountSettings().settings.time_zone;
+  const unread = useUnreadReplies();
   const signOut = async () => {
     await del('/session').catch(() => undefined);
     qc.clear();
@@ -77,6 +79,8 @@ function Shell({ session }: { session: SessionInfo }) {
     <ZoneContext.Provider value={zone}>
       <div className="min-h-screen md:flex">
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2">Skip to content</a>
+        {/* Said once, where the Inbox link points to it: the link's name stays "Inbox". */}
+        {unread ? <p id="unread-replies" className="sr-only">{unread} unread {unread === 1 ? 'reply' : 'replies'}</p> : null}
         <header className="border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-b-0 md:border-r">
           <div className="flex items-center justify-between p-4">
             <div>
@@ -90,9 +94,10 @@ function Shell({ session }: { session: SessionInfo }) {
             <ul className="space-y-1">
               {navFor(session).map(([to, label]) => (
                 <li key={to}>
-                  <NavLink to={to} end={to === '/'} onClick={() => setOpen(false)}
-                    className={({ isActive }) => `block rounded-md px-3 py-2 text-sm ${isActive ? 'bg-blue-100 font-semibold text-blue-900' : 'text-slate-800 hover:bg-slate-100'}`}>
+                  <NavLink to={to} end={to === '/'} onClick={() => setOpen(false)} {...(to === '/inbox' && unread ? { 'aria-describedby': 'unread-replies' } : {})}
+                    className={({ isActive }) => `flex items-center justify-between rounded-md px-3 py-2 text-sm ${isActive ? 'bg-blue-100 font-semibold text-blue-900' : 'text-slate-800 hover:bg-slate-100'}`}>
                     {label}
+                    {to === '/inbox' && unread ? <UnreadBadge count={unread} /> : null}
                   </NavLink>
                 </li>
               ))}
@@ -130,5 +135,14 @@ function Shell({ session }: { session: SessionInfo }) {
         </main>
       </div>
     </ZoneContext.Provider>
+  );
+}
+
+/** The Inbox link's count of unread replies; its words are the link's description (#unread-replies). */
+function UnreadBadge({ count }: { count: number }) {
+  return (
+    <span aria-hidden="true" data-testid="unread-badge" className="ml-2 min-w-6 rounded-full bg-blue-700 px-2 py-0.5 text-center text-xs font-semibold text-white">
+      {count > 99 ? '99+' : count}
+    </span>
   );
 }

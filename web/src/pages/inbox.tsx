@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, get, post } from '../lib/api.ts';
 import { When } from '../zone.tsx';
@@ -6,7 +6,7 @@ import type { SessionInfo } from '../session.ts';
 import { Button, Card, Empty, ErrorText, Input, Loading, Notice, Page, Pager, TextArea } from '../ui.tsx';
 import type { MessageItem } from './messages.tsx';
 
-interface Inbound { id: string; from: string; to: string; body: string | null; received_at: string; is_optout: boolean }
+interface Inbound { id: string; from: string; to: string; body: string | null; received_at: string; is_optout: boolean; unread: boolean }
 interface Entry { id: string; direction: 'in' | 'out'; body: string | null; at: string; status?: string; service: string }
 
 const PAGE = 50;
@@ -18,7 +18,7 @@ export default function InboxPage({ session }: { session: SessionInfo }) {
   const inbox = useQuery({
     queryKey: ['inbox', page, filter],
     queryFn: () => get<{ messages: Inbound[]; total: number }>('/inbox', { limit: PAGE, offset: page * PAGE, from: filter }),
-    refetchInterval: 5000,
+    // No polling of its own: the shell watches the unread count and refetches this list when a reply arrives.
   });
   // Conversations: one per customer number, newest first.
   const threads = useMemo(() => {
@@ -27,6 +27,7 @@ export default function InboxPage({ session }: { session: SessionInfo }) {
     return [...by.entries()];
   }, [inbox.data]);
   const current = selected ?? threads[0]?.[0] ?? null;
+  useMarkRead(current, threads.find(([f]) => f === current)?.[1] ?? [], session.user.can_send);
   return (
     <Page title="Inbox">
       <div className="max-w-sm"><Input label="Filter by number" value={filter} onChange={(e) => { setFilter(e.target.value); setPage(0); }} /></div>
@@ -39,7 +40,7 @@ export default function InboxPage({ session }: { session: SessionInfo }) {
                 <li key={from}>
                   <button type="button" aria-current={from === current ? 'true' : undefined} onClick={() => setSelected(from)}
                     className={`w-full p-3 text-left ${from === current ? 'bg-blue-50' : ''}`}>
-                    <span className="block font-semibold">{from}</span>
+                    <span className="flex items-center justify-between gap-2 font-semibold">{from}{unreadIn(msgs) > 0 && <span className="rounded bg-blue-700 px-1.5 text-xs text-white">{unreadIn(msgs)} new</span>}</span>
                     <span className="line-clamp-1 block text-sm text-slate-700">{msgs[0]!.body}</span>
                   </button>
                 </li>
@@ -52,6 +53,26 @@ export default function InboxPage({ session }: { session: SessionInfo }) {
       <Pager page={page} hasNext={(inbox.data?.total ?? 0) > (page + 1) * PAGE} onPage={setPage} />
     </Page>
   );
+}
+
+const unreadIn = (msgs: Inbound[]) => msgs.filter((m) => m.unread).length;
+
+/**
+ * Opening a conversation marks its replies read (it needs the send permission, like replying); the badge in the
+ * navigation takes the count the API answers. Once per newest unread reply, however often the list refetches.
+ */
+function useMarkRead(number: string | null, msgs: Inbound[], canSend: boolean) {
+  const qc = useQueryClient();
+  const done = useRef(new Set<string>());
+  const newest = msgs.find((m) => m.unread)?.id;
+  useEffect(() => {
+    if (!number || !newest || !canSend || done.current.has(newest)) return;
+    done.current.add(newest);
+    void post<{ unread_total: number }>(`/conversations/${encodeURIComponent(number)}/read`).then((r) => {
+      qc.setQueryData(['unread'], r.unread_total);
+      void qc.invalidateQueries({ queryKey: ['inbox'] });
+    }, () => done.current.delete(newest));
+  }, [number, newest, canSend, qc]);
 }
 
 function Thread({ number, inbound, canSend }: { number: string; inbound: Inbound[]; canSend: boolean }) {

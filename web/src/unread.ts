@@ -1,0 +1,27 @@
+import { useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { get } from './lib/api.ts';
+
+/** How often the shell asks for the unread count while the tab is visible (and again whenever it regains focus). */
+export const UNREAD_EVERY_MS = 10_000;
+
+/**
+ * The account's unread replies (`unread_total` of GET /inbox), for the navigation's badge. When it changes, a reply
+ * arrived (or was read elsewhere): every inbox list is refetched, so open pages show it without a reload.
+ */
+export function useUnreadReplies(): number | undefined {
+  const qc = useQueryClient();
+  const unread = useQuery({
+    queryKey: ['unread'],
+    queryFn: async () => (await get<{ unread_total: number }>('/inbox', { limit: 1, unread: true })).unread_total,
+    refetchInterval: UNREAD_EVERY_MS,
+    refetchOnWindowFocus: true,
+  });
+  const seen = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (unread.data === undefined) return;
+    if (seen.current !== undefined && seen.current !== unread.data) void qc.invalidateQueries({ queryKey: ['inbox'] });
+    seen.current = unread.data;
+  }, [unread.data, qc]);
+  return unread.data;
+}
