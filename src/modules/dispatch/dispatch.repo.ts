@@ -35,8 +35,10 @@ export interface Claimed {
  * Claims up to `limit` due messages for `leaseMs`. SKIP LOCKED lets concurrent claimers pass each other's rows.
  * Planned in index order whatever the statistics say (platform/db/queue-claim.ts): it reads the partial queue
  * index from the oldest due row and stops after `limit` rows, never the whole backlog.
- * next_attempt_at moves to the lease's end too, so leased rows leave the queue index's due range and a crashed
- * worker's rows come back by themselves when the lease runs out.
+ * It writes only columns no index of `messages` names (the lease, the token, the count), so the claim is a HOT
+ * update: no index entry, a fraction of the WAL (decision 0078). Leased rows stay in the queue index's due range
+ * and the lease filter passes over them (at most the submits in flight and their pending `sent` writes); a
+ * crashed worker's rows come back by themselves when the lease runs out.
  */
 export async function claimBatch(db: Executor, limit: number, leaseMs: number, token: string = randomUUID()): Promise<Claimed[]> {
   const found = await claimRowsInIndexOrder<ClaimedRow>(db, claimStatement(limit, leaseMs, token));
@@ -63,7 +65,6 @@ export function claimStatement(limit: number, leaseMs: number, token: string): S
     )
     update messages m
     set lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
-        next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}),
         attempts = m.attempts + 1,
         claim_token = ${token}
     from picked where m.id = picked.id
@@ -72,7 +73,8 @@ export function claimStatement(limit: number, leaseMs: number, token: string): S
 }
 
 /**
- * The heartbeat: extends the leases of messages still held under these claims (platform/jobs). The rows are found
+ * The heartbeat: extends the leases of messages still held under these claims (platform/jobs), a HOT update as the
+ * claim's. The rows are found
  * by primary key: a plain `status = 'queued'` matches the queue index's predicate, and PostgreSQL read that whole
  * index (every queued message and dead entry: 28,876 with 10,000 queued) for each heartbeat, as recordSent did.
  */
@@ -80,8 +82,7 @@ export async function renewLeases(db: Executor, held: Array<{ id: string; claim:
   if (held.length === 0) return;
   await db.execute(sql`
     update messages
-    set lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
-        next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
+    set lease_until = now() + make_interval(secs => ${leaseMs / 1000})
     where id = any(${`{${held.map((h) => h.id).join(',')}}`}::uuid[])
       and claim_token = any(${`{${[...new Set(held.map((h) => h.claim))].join(',')}}`}::uuid[])
       and (status = 'queued') is true`);

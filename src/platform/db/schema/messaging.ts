@@ -21,7 +21,8 @@ export const campaigns = pgTable('campaigns', {
   index('campaigns_account_idx').on(t.accountId, t.createdAt),
 ]);
 
-// Also the dispatcher's work queue: vacuumed after 2% of dead rows, not the default 20% (migration 0022).
+// Also the dispatcher's work queue: vacuumed after 2% of dead rows, not the default 20% (migration 0022); fillfactor
+// 70 (migration 0039) leaves room on each page for the HOT updates of claims and lease renewals (decision 0078).
 export const messages = pgTable('messages', {
   id: uuid('id').primaryKey(),
   accountId: uuid('account_id').notNull().references(() => accounts.id),
