@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config.ts';
-import { readAdminToken } from '../platform/admin-token.ts';
+import { adminTokenFile, readAdminToken } from '../platform/admin-token.ts';
 import { CliError } from './cli-error.ts';
+import * as views from './admin-views.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -18,10 +19,13 @@ const price = (raw: string): number => {
   return n;
 };
 
+/** `--json`: the API's answer as it came, for scripts, instead of the table or `key: value` lines. */
+const printing = (command: Command): Command => command.option('--json', 'print the API\'s JSON answer (for scripts)');
+
 /** `--limit` and `--offset` of every list command; the API pages at most 100 rows. */
 function paged(command: Command): Command {
-  return command.option('--limit <n>', 'rows per page (1 to 100)', whole('--limit', 1, 100), 25)
-    .option('--offset <n>', 'rows to skip', whole('--offset', 0, 1_000_000), 0);
+  return printing(command).option('--limit <n>', 'rows per page (1 to 100)', whole('--limit', 1, 100), 25)
+    .option('--offset <n>', 'rows to skip (the last line names the next page\'s)', whole('--offset', 0, 1_000_000), 0);
 }
 
 /** A query string from the options given (unset ones left out). */
@@ -33,18 +37,34 @@ function query(params: Record<string, string | number | undefined>): string {
 
 type Page = { limit: number; offset: number };
 
-/** Calls the operator API and prints its JSON answer; exit status 2 for an API error. */
-async function callApi(method: Method, path: string, body?: unknown): Promise<void> {
+/**
+ * Calls the operator API and prints its answer, through `view` for people or as it came with `--json`. An API
+ * error is exit status 2: its JSON on stdout with `--json`, else its message on stderr.
+ */
+async function call(json: boolean, view: views.View, method: Method, path: string, body?: unknown): Promise<void> {
   const res = await operatorRequest(method, path, body);
-  process.stdout.write(`${res.text}\n`);
   if (res.status >= 300) process.exitCode = 2;
+  if (json) {
+    process.stdout.write(`${res.text}\n`);
+    return;
+  }
+  let answer: Record<string, unknown>;
+  try {
+    answer = JSON.parse(res.text) as Record<string, unknown>;
+  } catch {
+    answer = { error: res.text };
+  }
+  if (res.status >= 300) process.stderr.write(`tasman: ${String(answer.error ?? res.text)} (${String(answer.code ?? 'error')}, HTTP ${res.status})\n`);
+  else process.stdout.write(`${view(answer)}\n`);
 }
 
 /** One request to the operator API (TASMAN_URL, the operator token): its status and body text. */
 export async function operatorRequest(method: Method, path: string, body?: unknown): Promise<{ status: number; text: string }> {
   const config = loadConfig();
   const token = config.adminToken ?? readAdminToken(config.dataDir);
-  if (!token) throw new CliError('no operator token: set TASMAN_ADMIN_TOKEN, or run `tasman start` once to generate one into DATA_DIR');
+  if (!token) {
+    throw new CliError(`no operator token: TASMAN_ADMIN_TOKEN is unset and ${adminTokenFile(config.dataDir)} does not exist (set TASMAN_ADMIN_TOKEN, or run \`tasman start\` once with this DATA_DIR to generate it)`);
+  }
   // With TLS_CERT_FILE the local default is HTTPS (a private CA: NODE_EXTRA_CA_CERTS).
   const base = (process.env.TASMAN_URL ?? `${config.tls ? 'https' : 'http'}://127.0.0.1:${config.port}`).replace(/\/+$/, '');
   const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -63,14 +83,35 @@ export async function operatorRequest(method: Method, path: string, body?: unkno
   return { status: res.statusCode, text: await res.body.text() };
 }
 
+/** The carriers of this environment's configuration, as `carriers --configured` prints them. */
+async function configuredCarriers(): Promise<Record<string, unknown>> {
+  const { carriers, simulator } = loadConfig();
+  if (carriers.config) {
+    return {
+      carriers: carriers.config.carriers.map((c) => ({
+        name: c.id, host: c.host, port: c.port, system_id: c.systemId, tls: c.tls, bind_mode: c.bindMode, binds: c.binds, window: c.window, tps: c.tps,
+      })),
+      routes: carriers.config.routes,
+    };
+  }
+  const { simulatedCarrierIds } = await import('../carrier/index.ts');
+  // SIM_PORT 0 lets the OS pick each port: 0 is shown as it is.
+  const ports = (i: number) => (simulator.port === 0 ? 0 : simulator.port + i);
+  return { carriers: simulatedCarrierIds(carriers.simulated).map((name, i) => ({ name, host: '127.0.0.1', port: ports(i), simulator: true })) };
+}
+
 /** `tasman admin …`: operator commands over the HTTP API (TASMAN_URL, default http://127.0.0.1:$PORT). */
 export function adminCommand(): Command {
   const admin = new Command('admin')
     .description('operator commands over the HTTP API (TASMAN_URL, default http://127.0.0.1:$PORT); the token comes from TASMAN_ADMIN_TOKEN or DATA_DIR/admin.token')
-    .addHelpText('after', '\nEvery command prints the API\'s JSON answer and exits 2 when the API refuses.');
+    .addHelpText('after', '\nEvery command prints a table or `key: value` lines, or with --json the API\'s JSON answer; it exits 2 when the API refuses.');
+  // Which way to print, read from the command that runs (each has --json).
+  let json = false;
+  admin.hook('preAction', (_admin, action) => { json = action.opts<{ json?: boolean }>().json === true; });
+  const callApi = (method: Method, path: string, body?: unknown, view: views.View = views.one) => call(json, view, method, path, body);
 
   const account = admin.command('account').description('create, read and change accounts');
-  account.command('create').description('create an account with its first API key')
+  printing(account.command('create').description('create an account with its first API key'))
     .requiredOption('--name <name>', 'business name')
     .requiredOption('--email <email>', 'owner\'s email')
     .option('--abn <abn>', 'Australian Business Number (11 digits)')
@@ -81,10 +122,10 @@ export function adminCommand(): Command {
     }));
   paged(account.command('list').description('list accounts, newest first')
     .option('--search <text>', 'part of the name or email (any case), or the whole account id'))
-    .action((o: Page & { search?: string }) => callApi('GET', `/admin/accounts${query({ q: o.search, limit: o.limit, offset: o.offset })}`));
-  account.command('get').description('show an account').argument('<id>', 'account id')
+    .action((o: Page & { search?: string }) => callApi('GET', `/admin/accounts${query({ q: o.search, limit: o.limit, offset: o.offset })}`, undefined, views.accounts));
+  printing(account.command('get').description('show an account')).argument('<id>', 'account id')
     .action((id: string) => callApi('GET', `/admin/accounts/${encodeURIComponent(id)}`));
-  account.command('update').description('change an account').argument('<id>', 'account id')
+  printing(account.command('update').description('change an account')).argument('<id>', 'account id')
     .option('--hierarchy', 'allow sub-accounts')
     .option('--no-hierarchy', 'disallow sub-accounts')
     .option('--abn <abn>', 'Australian Business Number (11 digits)')
@@ -96,9 +137,9 @@ export function adminCommand(): Command {
     });
 
   const credits = admin.command('credits').description('add or remove an account\'s credits');
-  credits.command('add').description('add credits').argument('<account-id>').argument('<amount>', 'credits to add', whole('amount', 1, 100_000_000))
+  printing(credits.command('add').description('add credits')).argument('<account-id>').argument('<amount>', 'credits to add', whole('amount', 1, 100_000_000))
     .action((id: string, amount: number) => callApi('POST', `/admin/accounts/${encodeURIComponent(id)}/credits`, { amount }));
-  credits.command('remove').description('remove credits (refused when the account holds fewer)').argument('<account-id>')
+  printing(credits.command('remove').description('remove credits (refused when the account holds fewer)')).argument('<account-id>')
     .argument('<amount>', 'credits to remove', whole('amount', 1, 100_000_000))
     .action((id: string, amount: number) => callApi('POST', `/admin/accounts/${encodeURIComponent(id)}/credits`, { amount: -amount }));
 
@@ -109,10 +150,10 @@ export function adminCommand(): Command {
     .addOption(new Option('--status <status>', 'only active or only revoked keys').choices(['active', 'revoked'])))
     .action((o: Page & { account?: string; prefix?: string; status?: string }) => callApi('GET', `/admin/keys${query({
       account_id: o.account, prefix: o.prefix, status: o.status, limit: o.limit, offset: o.offset,
-    })}`));
-  key.command('create').description('issue an API key (shown once)').argument('<account-id>').option('--name <name>', 'a label for the key', 'CLI')
+    })}`, undefined, views.keys));
+  printing(key.command('create').description('issue an API key (shown once)')).argument('<account-id>').option('--name <name>', 'a label for the key', 'CLI')
     .action((id: string, o: { name: string }) => callApi('POST', `/admin/accounts/${encodeURIComponent(id)}/keys`, { name: o.name }));
-  key.command('revoke').description('revoke an API key').argument('<account-id>').argument('<key-id>')
+  printing(key.command('revoke').description('revoke an API key')).argument('<account-id>').argument('<key-id>')
     .action((id: string, keyId: string) => callApi('DELETE', `/admin/accounts/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyId)}`));
 
   const senderId = admin.command('sender-id').description('alphanumeric Sender IDs');
@@ -121,8 +162,8 @@ export function adminCommand(): Command {
     .option('--account <id>', 'only those registered to this account'))
     .action((o: Page & { search?: string; abn?: string; account?: string }) => callApi('GET', `/admin/sender-ids${query({
       q: o.search, abn: o.abn, account_id: o.account, limit: o.limit, offset: o.offset,
-    })}`));
-  senderId.command('add').description('register a Sender ID to an ABN')
+    })}`, undefined, views.senderIds));
+  printing(senderId.command('add').description('register a Sender ID to an ABN'))
     .requiredOption('--sender-id <name>', '3 to 11 characters').requiredOption('--abn <abn>', 'the ABN it belongs to')
     .option('--account <id>', 'the account that may use it')
     .action((o: { senderId: string; abn: string; account?: string }) => callApi('POST', '/admin/sender-ids', { sender_id: o.senderId, abn: o.abn, account_id: o.account }));
@@ -135,8 +176,8 @@ export function adminCommand(): Command {
     .option('--account <id>', 'only this account\'s'))
     .action((o: Page & { search?: string; country?: string; status?: string; account?: string }) => callApi('GET', `/admin/numbers${query({
       q: o.search, country: o.country, status: o.status, account_id: o.account, limit: o.limit, offset: o.offset,
-    })}`));
-  number.command('add').description('add a number to the pool, or straight to an account')
+    })}`, undefined, views.numbers));
+  printing(number.command('add').description('add a number to the pool, or straight to an account'))
     .argument('<number>', 'the number, E.164 or local')
     .addOption(new Option('--country <country>', 'its country').choices(['AU', 'NZ']).makeOptionMandatory())
     .option('--account <id>', 'give it to this account')
@@ -145,37 +186,32 @@ export function adminCommand(): Command {
       number, country: o.country, account_id: o.account, price_monthly: o.price,
     }));
 
-  admin.command('carrier').description('carriers').command('list').description('the carriers this configuration sends through (from the environment)')
-    .action(() => {
-      const { carriers } = loadConfig();
-      const list = carriers.config
-        ? carriers.config.carriers.map((c) => ({
-          name: c.id, host: c.host, port: c.port, system_id: c.systemId, tls: c.tls, bind_mode: c.bindMode, binds: c.binds, window: c.window, tps: c.tps,
-        }))
-        : [{ name: 'simulator', host: '127.0.0.1', simulator: true, count: carriers.simulated }];
-      process.stdout.write(`${JSON.stringify({ carriers: list, ...(carriers.config ? { routes: carriers.config.routes } : {}) })}\n`);
+  // One command for the carriers: the running server's live view, or with --configured what this environment
+  // configures (read here, no server asked), the simulator named as `tasman start` names it.
+  const carriers = printing(admin.command('carriers').description('carriers and binds of the running server, and its routes'))
+    .option('--configured', 'the carriers this environment configures (TASMAN_CARRIERS, SMPP_*, or the built-in simulator), without asking a server')
+    .action(async (o: { configured?: boolean }) => {
+      if (!o.configured) return callApi('GET', '/admin/carriers', undefined, views.carriers);
+      const answer = await configuredCarriers();
+      process.stdout.write(`${json ? JSON.stringify(answer) : views.configuredCarriers(answer)}\n`);
     });
-
-  // The running server's view: state per carrier and bind, in flight, submits/s, errors, receipts waiting.
-  const carriers = admin.command('carriers').description('carriers and binds of the running server, and its routes')
-    .action(() => callApi('GET', '/admin/carriers'));
-  carriers.command('reload').description('re-read TASMAN_CARRIERS (carriers and routes) and apply it without a restart, on every instance')
+  printing(carriers.command('reload').description('re-read TASMAN_CARRIERS (carriers and routes) and apply it without a restart, on every instance'))
     .option('--routes-only', 'only the routes, on this instance')
     .action((o: { routesOnly?: boolean }) => callApi('POST', o.routesOnly ? '/admin/carriers/routes/reload' : '/admin/carriers/reload'));
 
   // Named operators: a token per person, named in the audit log; the bootstrap token adds the first.
   const operator = admin.command('operator').description('named operators: each with a token of their own, named in the audit log');
-  operator.command('add').description('add an operator; prints their token once (they set it as TASMAN_ADMIN_TOKEN)')
+  printing(operator.command('add').description('add an operator; prints their token once (they set it as TASMAN_ADMIN_TOKEN)'))
     .argument('<name>', 'who they are, as the audit log names them')
     .action((name: string) => callApi('POST', '/admin/operators', { name }));
-  operator.command('list').description('the live operators (never their tokens)')
+  printing(operator.command('list').description('the live operators (never their tokens)'))
     .option('--all', 'removed operators too')
-    .action((o: { all?: boolean }) => callApi('GET', `/admin/operators${query({ include_revoked: o.all ? 'true' : undefined })}`));
-  operator.command('remove').description('remove an operator: their token stops working at once')
+    .action((o: { all?: boolean }) => callApi('GET', `/admin/operators${query({ include_revoked: o.all ? 'true' : undefined })}`, undefined, views.operators));
+  printing(operator.command('remove').description('remove an operator: their token stops working at once'))
     .argument('<operator-id>', 'the operator\'s id (from `operator list`)')
     .action((id: string) => callApi('DELETE', `/admin/operators/${encodeURIComponent(id)}`));
 
-  admin.command('inbound').description('make the built-in SMSC send an inbound message (simulator only)')
+  printing(admin.command('inbound').description('make the built-in SMSC send an inbound message (simulator only)'))
     .requiredOption('--from <number>', 'the sender\'s number').requiredOption('--to <number>', 'the service number')
     .requiredOption('--text <text>', 'the message')
     .action((o: { from: string; to: string; text: string }) => callApi('POST', '/admin/simulator/inbound', o));

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { operatorRequest } from './admin.ts';
 import { CliError } from './cli-error.ts';
+import { table } from './format.ts';
 
 interface Status { status: string; timestamp: string; version: string; services: Record<string, string> }
 interface Pipeline {
@@ -15,13 +16,6 @@ async function getJson<T>(path: string): Promise<T> {
     throw new CliError(`GET ${path} answered ${res.status}: ${res.text}`);
   }
   return JSON.parse(res.text) as T;
-}
-
-/** Rows as left-aligned columns, numbers right-aligned, two spaces apart. */
-function table(header: string[], rows: Array<Array<string | number>>): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells: Array<string | number>) => cells.map((c, i) => (typeof c === 'number' ? String(c).padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
 }
 
 /** What a person reads: the state and each service's, then the queues, then the carriers this API answers for. */

@@ -38,7 +38,7 @@ describe('operator lists', () => {
       created_at: expect.stringMatching(/Z$/), last_used_at: null, revoked_at: null,
     });
     expect(JSON.stringify(all.body)).not.toContain(second.body.key as string);
-    expect(all.body).toMatchObject({ limit: 25, offset: 0 });
+    expect(all.body).toMatchObject({ total: 3, limit: 25, offset: 0 });
 
     const active = await admin(t.app, 'GET', `/admin/keys?account_id=${a.accountId}&status=active`);
     expect((active.body.keys as Array<{ name: string }>).map((k) => k.name)).toEqual(['CI', 'Default']);
@@ -51,7 +51,9 @@ describe('operator lists', () => {
 
     const paged = await admin(t.app, 'GET', `/admin/keys?account_id=${a.accountId}&limit=1&offset=1`);
     expect((paged.body.keys as Array<{ name: string }>).map((k) => k.name)).toEqual(['CI']);
-    expect(paged.body).toMatchObject({ limit: 1, offset: 1 });
+    // The total counts every match, whichever page is asked, past the end too.
+    expect(paged.body).toMatchObject({ total: 3, limit: 1, offset: 1 });
+    expect((await admin(t.app, 'GET', `/admin/keys?account_id=${a.accountId}&status=active&offset=5`)).body).toMatchObject({ keys: [], total: 2 });
   });
 
   it('lists Sender IDs by part of the name, ABN or account', async () => {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { adminCommand } from '../../src/cli/admin.ts';
@@ -84,9 +86,26 @@ describe('tasman CLI without a server', () => {
     expect(res.stderr).toBe('tasman: cannot reach Tasman at http://127.0.0.1:1 (ECONNREFUSED): is `tasman start` running? Set TASMAN_URL to its address');
   });
 
-  it('lists the configured carrier', async () => {
-    const res = await tasman(['admin', 'carrier', 'list'], { SMPP_HOST: 'smsc.example', SMPP_PORT: '2776' });
+  it('no token: the error names the file it looked for', async () => {
+    const dataDir = path.join(tmpdir(), `tasman-cli-${randomUUID()}`);
+    const res = await tasman(['admin', 'account', 'list'], { TASMAN_ADMIN_TOKEN: '', DATA_DIR: dataDir });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe(`tasman: no operator token: TASMAN_ADMIN_TOKEN is unset and ${path.join(dataDir, 'admin.token')} does not exist `
+      + '(set TASMAN_ADMIN_TOKEN, or run `tasman start` once with this DATA_DIR to generate it)');
+  });
+
+  it('carriers --configured: this environment\'s carriers without a server, the simulator named as start names it', async () => {
+    const res = await tasman(['admin', 'carriers', '--configured', '--json'], { SMPP_HOST: 'smsc.example', SMPP_PORT: '2776' });
     expect(JSON.parse(res.stdout)).toMatchObject({ carriers: [{ name: 'default', host: 'smsc.example', port: 2776, binds: 1 }], routes: [{ carriers: ['default'] }] });
+    const people = await tasman(['admin', 'carriers', '--configured'], { SMPP_HOST: 'smsc.example', SMPP_PORT: '2776' });
+    expect(people.stdout.split('\n')).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^CARRIER +ADDRESS +SYSTEM ID +TLS +BINDS +TPS$/), expect.stringMatching(/^default +smsc\.example:2776 +\S+ +no +1\b/),
+      expect.stringMatching(/^ROUTE +MATCHES +CARRIERS \(preferred first\)$/), expect.stringMatching(/^ +1 +every message +default$/),
+    ]));
+    const simulated = JSON.parse((await tasman(['admin', 'carriers', '--configured', '--json'], { SIM_CARRIERS: '2', SIM_PORT: '4775' })).stdout) as unknown;
+    expect(simulated).toEqual({ carriers: [
+      { name: 'sim1', host: '127.0.0.1', port: 4775, simulator: true }, { name: 'sim2', host: '127.0.0.1', port: 4776, simulator: true },
+    ] });
   });
 });
 
@@ -124,52 +143,76 @@ describe('tasman admin against a running server', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr.split('\n')).toHaveLength(1);
     expect(refused.stderr).toMatch(/^tasman: GET \/admin\/health answered 401: /);
+    // The carriers of the running server: a line per carrier and bind, then the routes.
+    const carriers = await tasman(['admin', 'carriers'], env);
+    expect(carriers.code).toBe(0);
+    expect(carriers.stdout.split('\n')).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^CARRIER +STATE +ADDRESS +IN FLIGHT +SUBMITS\/S +ERRORS +RECEIPTS WAITING$/),
+      expect.stringMatching(/^default +bound +127\.0\.0\.1:\d+ +\d+ +[\d.]+ +\d+ +\d+$/), expect.stringMatching(/^ {2}bind 0 +bound/),
+      expect.stringMatching(/^ +1 +every message +default$/),
+    ]));
+    expect(JSON.parse((await tasman(['admin', 'carriers', '--json'], env)).stdout)).toMatchObject({ carriers: [{ id: 'default', state: 'bound' }] });
   });
 
   it('creates an account, moves credits both ways, and sets boolean flags as the help shows them', async () => {
-    const created = await tasman(['admin', 'account', 'create', '--name', 'CLI Pty Ltd', '--email', 'cli@example.com', '--credits', '10', '--hierarchy'], env);
+    const created = await tasman(['admin', 'account', 'create', '--name', 'CLI Pty Ltd', '--email', 'cli@example.com', '--credits', '10', '--hierarchy', '--json'], env);
     expect(created.code).toBe(0);
     const account = JSON.parse(created.stdout) as { account_id: string; credits: number };
     expect(account.credits).toBe(10);
-    const added = await tasman(['admin', 'credits', 'add', account.account_id, '5'], env);
+    const added = await tasman(['admin', 'credits', 'add', account.account_id, '5', '--json'], env);
     expect(JSON.parse(added.stdout)).toEqual({ account_id: account.account_id, credits: 15 });
-    const removed = await tasman(['admin', 'credits', 'remove', account.account_id, '12'], env);
+    const removed = await tasman(['admin', 'credits', 'remove', account.account_id, '12', '--json'], env);
     expect(JSON.parse(removed.stdout)).toEqual({ account_id: account.account_id, credits: 3 });
-    const tooMany = await tasman(['admin', 'credits', 'remove', account.account_id, '4'], env);
+    const tooMany = await tasman(['admin', 'credits', 'remove', account.account_id, '4', '--json'], env);
     expect(tooMany.code).toBe(2);
-    expect(JSON.parse((await tasman(['admin', 'account', 'get', account.account_id], env)).stdout)).toMatchObject({ credits: 3, hierarchy_enabled: true });
-    const off = await tasman(['admin', 'account', 'update', account.account_id, '--no-hierarchy'], env);
+    // For people, one thing is `key: value` lines.
+    const shown = await tasman(['admin', 'account', 'get', account.account_id], env);
+    expect(shown.stdout.split('\n')).toEqual(expect.arrayContaining([
+      expect.stringMatching(new RegExp(`^account_id: +${account.account_id}$`)), expect.stringMatching(/^business_name: +CLI Pty Ltd$/),
+      expect.stringMatching(/^credits: +3$/), expect.stringMatching(/^hierarchy_enabled: +yes$/),
+    ]));
+    expect(JSON.parse((await tasman(['admin', 'account', 'get', account.account_id, '--json'], env)).stdout)).toMatchObject({ credits: 3, hierarchy_enabled: true });
+    const off = await tasman(['admin', 'account', 'update', account.account_id, '--no-hierarchy', '--json'], env);
     expect(JSON.parse(off.stdout)).toMatchObject({ hierarchy_enabled: false });
-    const on = await tasman(['admin', 'account', 'update', account.account_id, '--hierarchy'], env);
+    const on = await tasman(['admin', 'account', 'update', account.account_id, '--hierarchy', '--json'], env);
     expect(JSON.parse(on.stdout)).toMatchObject({ hierarchy_enabled: true });
   });
 
   // A dozen CLI runs, each a Node start: slow on a busy machine.
   it('lists accounts (with search), keys, Sender IDs and numbers, filtered and paged', { timeout: 400_000 }, async () => {
     const tag = randomUUID().slice(0, 8);
-    const created = await tasman(['admin', 'account', 'create', '--name', `Lister ${tag} Pty Ltd`, '--email', `lister-${tag}@example.com`], env);
+    const created = await tasman(['admin', 'account', 'create', '--name', `Lister ${tag} Pty Ltd`, '--email', `lister-${tag}@example.com`, '--json'], env);
     const account = JSON.parse(created.stdout) as { account_id: string; key_id: string };
     const id = account.account_id;
 
-    const accounts = await tasman(['admin', 'account', 'list', '--search', `lister ${tag}`], env);
+    const accounts = await tasman(['admin', 'account', 'list', '--search', `lister ${tag}`, '--json'], env);
     expect(accounts.code).toBe(0);
-    expect(JSON.parse(accounts.stdout)).toMatchObject({ accounts: [{ account_id: id, business_name: `Lister ${tag} Pty Ltd` }], limit: 25, offset: 0 });
+    expect(JSON.parse(accounts.stdout)).toMatchObject({ accounts: [{ account_id: id, business_name: `Lister ${tag} Pty Ltd` }], total: 1, limit: 25, offset: 0 });
 
     await tasman(['admin', 'key', 'create', id, '--name', 'Second'], env);
-    const keys = JSON.parse((await tasman(['admin', 'key', 'list', '--account', id, '--status', 'active', '--limit', '1'], env)).stdout) as { keys: Array<{ name: string }>; limit: number };
-    expect(keys).toMatchObject({ keys: [{ name: 'Second' }], limit: 1 });
-    const next = JSON.parse((await tasman(['admin', 'key', 'list', '--account', id, '--limit', '1', '--offset', '1'], env)).stdout) as { keys: Array<{ id: string }> };
+    const keys = JSON.parse((await tasman(['admin', 'key', 'list', '--account', id, '--status', 'active', '--limit', '1', '--json'], env)).stdout) as { keys: Array<{ name: string }>; limit: number };
+    expect(keys).toMatchObject({ keys: [{ name: 'Second' }], total: 2, limit: 1 });
+    // For people: a table, which rows of how many, and the options of the next page.
+    const table = await tasman(['admin', 'key', 'list', '--account', id, '--limit', '1'], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^KEY +ACCOUNT +NAME +PREFIX +SCOPES +STATUS +LAST USED$/), expect.stringMatching(new RegExp(`^\\S+ +${id} +Second +tsm_\\S+ +.+ +active`)),
+      '', '1–1 of 2 keys. Next page: --offset 1 --limit 1',
+    ]);
+    const last = await tasman(['admin', 'key', 'list', '--account', id, '--limit', '1', '--offset', '1'], env);
+    expect(last.stdout).toMatch(/\n\n2–2 of 2 keys\.$/);
+    const next = JSON.parse((await tasman(['admin', 'key', 'list', '--account', id, '--limit', '1', '--offset', '1', '--json'], env)).stdout) as { keys: Array<{ id: string }> };
     expect(next.keys.map((k) => k.id)).toEqual([account.key_id]);
 
     const abn = String(10_000_000_000 + Math.floor(Math.random() * 89_999_999_999));
     await tasman(['admin', 'sender-id', 'add', '--sender-id', 'CliShop', '--abn', abn, '--account', id], env);
-    const senders = JSON.parse((await tasman(['admin', 'sender-id', 'list', '--abn', abn], env)).stdout) as { sender_ids: Array<{ sender_id: string; account_id: string }> };
+    const senders = JSON.parse((await tasman(['admin', 'sender-id', 'list', '--abn', abn, '--json'], env)).stdout) as { sender_ids: Array<{ sender_id: string; account_id: string }> };
     expect(senders.sender_ids).toEqual([expect.objectContaining({ sender_id: 'CliShop', account_id: id })]);
 
     // 040x: a range libphonenumber holds valid for every x (a random 04xx can fall in an unallocated one, 0442).
     const number = `+6140${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
     expect((await tasman(['admin', 'number', 'add', number, '--country', 'AU', '--account', id], env)).code).toBe(0);
-    const numbers = JSON.parse((await tasman(['admin', 'number', 'list', '--account', id, '--status', 'held'], env)).stdout) as { numbers: Array<{ number: string }> };
+    const numbers = JSON.parse((await tasman(['admin', 'number', 'list', '--account', id, '--status', 'held', '--json'], env)).stdout) as { numbers: Array<{ number: string }> };
     expect(numbers.numbers.map((n) => n.number)).toEqual([number]);
 
     // Bad values are usage errors before any request: the allowed ones are listed.
@@ -180,8 +223,12 @@ describe('tasman admin against a running server', () => {
     expect(tooBig.code).toBe(1);
     expect(tooBig.stderr).toContain('--limit must be between 1 and 100.');
     // The API's refusal (an account id that is not one) is its JSON and exit status 2.
-    const refused = await tasman(['admin', 'key', 'list', '--account', 'nope'], env);
+    const refused = await tasman(['admin', 'key', 'list', '--account', 'nope', '--json'], env);
     expect(refused.code).toBe(2);
     expect(JSON.parse(refused.stdout)).toMatchObject({ code: 'validation_failed' });
+    // For people, the refusal is one line on stderr.
+    const told = await tasman(['admin', 'key', 'list', '--account', 'nope'], env);
+    expect(told).toMatchObject({ code: 2, stdout: '' });
+    expect(told.stderr).toMatch(/^tasman: .+ \(validation_failed, HTTP 400\)$/);
   });
 });

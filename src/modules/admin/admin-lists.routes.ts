@@ -12,7 +12,7 @@ const page = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Page size, 1 to 100 (default 25)' }),
   offset: Offset,
 };
-const Paged = { limit: Type.Integer({ description: 'The page size used' }), offset: Type.Integer({ description: 'The offset used' }) };
+const Paged = { total: Type.Integer({ description: 'How many match the filters, on every page' }), limit: Type.Integer({ description: 'The page size used' }), offset: Type.Integer({ description: 'The offset used' }) };
 const OfAccount = described(Uuid, 'Only those of this account');
 const AccountId = described(Uuid, 'The account');
 const Created = described(Timestamp, 'When it was created');
@@ -26,7 +26,7 @@ export const adminListRoutes: FastifyPluginAsyncTypebox<AdminListRoutesDeps> = a
       contract: {
         response: {
           keys: [{ id: EX.key, account_id: EX.account, name: 'ci', prefix: 'tsm_7Hq2xK9p', scopes: ['read', 'send'], created_at: EX.created, last_used_at: EX.sent, revoked_at: null }],
-          limit: 25, offset: 0,
+          total: 1, limit: 25, offset: 0,
         },
       },
     },
@@ -55,7 +55,7 @@ export const adminListRoutes: FastifyPluginAsyncTypebox<AdminListRoutesDeps> = a
 
   app.get('/admin/sender-ids', {
     config: {
-      contract: { response: { sender_ids: [{ id: EX.senderId, sender_id: 'HarbourDnt', abn: '51824753556', account_id: EX.account, created_at: EX.created }], limit: 25, offset: 0 } },
+      contract: { response: { sender_ids: [{ id: EX.senderId, sender_id: 'HarbourDnt', abn: '51824753556', account_id: EX.account, created_at: EX.created }], total: 1, limit: 25, offset: 0 } },
     },
     schema: {
       tags, security, summary: 'List registered Sender IDs, newest first',
@@ -86,7 +86,7 @@ export const adminListRoutes: FastifyPluginAsyncTypebox<AdminListRoutesDeps> = a
             id: EX.number, number: '+61480000123', country: 'AU', price_monthly: 9.9, account_id: EX.account, label: 'Reception', assigned_at: EX.sent,
             paid_until: '2026-12-27T22:04:10.512Z', unpaid_since: null, created_at: EX.created,
           }],
-          limit: 25, offset: 0,
+          total: 1, limit: 25, offset: 0,
         },
       },
     },

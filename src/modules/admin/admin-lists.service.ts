@@ -11,21 +11,21 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  */
 export function createAdminLists(db: Db) {
   async function keys(query: Page & { account_id?: string; prefix?: string; status?: 'active' | 'revoked' }) {
-    const found = await listKeys(db, { accountId: query.account_id, prefix: query.prefix?.trim(), status: query.status }, query);
+    const { rows: found, total } = await listKeys(db, { accountId: query.account_id, prefix: query.prefix?.trim(), status: query.status }, query);
     return {
       keys: found.map((k) => ({
         id: k.id, account_id: k.accountId, name: k.name, prefix: k.prefix, scopes: k.scopes as Scope[],
         created_at: k.createdAt.toISOString(), last_used_at: iso(k.lastUsedAt), revoked_at: iso(k.revokedAt),
       })),
-      limit: query.limit, offset: query.offset,
+      total, limit: query.limit, offset: query.offset,
     };
   }
 
   async function senderIds(query: Page & { q?: string; abn?: string; account_id?: string }) {
-    const found = await listSenderIds(db, { q: query.q?.trim(), abn: query.abn ? normaliseAbn(query.abn) : undefined, accountId: query.account_id }, query);
+    const { rows: found, total } = await listSenderIds(db, { q: query.q?.trim(), abn: query.abn ? normaliseAbn(query.abn) : undefined, accountId: query.account_id }, query);
     return {
       sender_ids: found.map((s) => ({ id: s.id, sender_id: s.senderId, abn: s.abn, account_id: s.accountId, created_at: s.createdAt.toISOString() })),
-      limit: query.limit, offset: query.offset,
+      total, limit: query.limit, offset: query.offset,
     };
   }
 
@@ -33,13 +33,13 @@ export function createAdminLists(db: Db) {
     // Numbers are stored E.164: match the digits typed, a local leading 0 dropped ("0412 345" finds +61412345…).
     const digits = query.q?.replace(/\D/g, '').replace(/^0/, '');
     const held = query.status === 'held' ? true : query.status === 'pool' ? false : undefined;
-    const found = await listNumbers(db, { q: digits || undefined, country: query.country, accountId: query.account_id, held }, query);
+    const { rows: found, total } = await listNumbers(db, { q: digits || undefined, country: query.country, accountId: query.account_id, held }, query);
     return {
       numbers: found.map((n) => ({
         id: n.id, number: n.number, country: n.country, price_monthly: n.priceMonthly, account_id: n.accountId, label: n.label,
         assigned_at: iso(n.assignedAt), paid_until: iso(n.paidUntil), unpaid_since: iso(n.unpaidSince), created_at: n.createdAt.toISOString(),
       })),
-      limit: query.limit, offset: query.offset,
+      total, limit: query.limit, offset: query.offset,
     };
   }
 

@@ -31,10 +31,14 @@ export interface AccountSearchRow {
 }
 
 /** Accounts newest first; `q` (when not empty) matches part of the name or email (any case), or the whole id. */
-export async function searchAccounts(db: Executor, q: string, limit: number, offset: number): Promise<AccountSearchRow[]> {
+export async function searchAccounts(db: Executor, q: string, limit: number, offset: number): Promise<{ rows: AccountSearchRow[]; total: number }> {
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return rows<AccountSearchRow>(db, sql`
-    select id, business_name, email, abn, account_status, hierarchy_enabled, credits, parent_id, created_at from accounts
-    where ${q === '' ? sql`true` : sql`(business_name ilike ${like} or email ilike ${like} or id::text = ${q})`}
-    order by created_at desc, id desc limit ${limit} offset ${offset}`);
+  const matching = q === '' ? sql`true` : sql`(business_name ilike ${like} or email ilike ${like} or id::text = ${q})`;
+  const [found, [counted]] = await Promise.all([
+    rows<AccountSearchRow>(db, sql`
+      select id, business_name, email, abn, account_status, hierarchy_enabled, credits, parent_id, created_at from accounts
+      where ${matching} order by created_at desc, id desc limit ${limit} offset ${offset}`),
+    rows<{ n: number }>(db, sql`select count(*)::int as n from accounts where ${matching}`),
+  ]);
+  return { rows: found, total: counted?.n ?? 0 };
 }

@@ -83,7 +83,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesDeps> = async (ap
   }, async (request, reply) => reply.status(201).send(await admin.createAccount(operatorActor(request.ip, operatorOf(request)), request.body)));
 
   app.get('/admin/accounts', {
-    config: { contract: { response: { accounts: [ACCOUNT_SUMMARY_EXAMPLE], limit: 25, offset: 0 } } },
+    config: { contract: { response: { accounts: [ACCOUNT_SUMMARY_EXAMPLE], total: 1, limit: 25, offset: 0 } } },
     schema: {
       tags, security, summary: 'List and search accounts (name, email or id)',
       description: 'Every account of the service, sub-accounts included, newest first, optionally searched by part of the business name or email, or by id. Reads only. Operator token or console session.',
@@ -95,6 +95,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesDeps> = async (ap
       response: {
         200: Type.Object({
           accounts: Type.Array(AccountSummary, { description: 'The page' }),
+          total: Type.Integer({ description: 'How many accounts match the search, on every page' }),
           limit: Type.Integer({ description: 'The page size used' }), offset: Type.Integer({ description: 'The offset used' }),
         }, { description: 'A page of accounts' }),
       },

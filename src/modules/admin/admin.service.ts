@@ -183,12 +183,13 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
   /** The operator console's account list: newest first, optionally matching a name, email or id. */
   async function listAccounts(query: { q?: string; limit: number; offset: number }) {
     const q = query.q?.trim() ?? '';
-    const found = await searchAccounts(db, q, query.limit, query.offset);
+    const { rows: found, total } = await searchAccounts(db, q, query.limit, query.offset);
     return {
       accounts: found.map((r) => ({
         account_id: r.id, business_name: r.business_name, email: r.email, abn: r.abn, account_status: r.account_status,
         hierarchy_enabled: r.hierarchy_enabled, credits: r.credits, parent_account_id: r.parent_id, created_at: new Date(r.created_at).toISOString(),
       })),
+      total,
       limit: query.limit,
       offset: query.offset,
     };
