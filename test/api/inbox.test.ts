@@ -60,7 +60,7 @@ describe('inbound routing', () => {
     expect((await call(t.app, a.apiKey, 'GET', '/optouts')).body.optouts).toEqual([
       {
         number: person, created_at: expect.any(String), source: 'keyword', inbound_message_id: row!.id, inbound_body: ' opt-out please',
-        message_id: sent.body.message_id,
+        message_id: sent.body.message_id, contact_name: null,
       },
     ]);
     const events = await rows<{ event: string; message_id: string; body: string }>(t.services.db, sql`

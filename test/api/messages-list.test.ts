@@ -44,7 +44,7 @@ describe('GET /messages', () => {
     expect(res.body.messages.map((m) => m.id)).toEqual([second.body.message_id, first.body.message_id]);
     expect(res.body.next_cursor).toBeNull();
     const got = await call(t.app, a.apiKey, 'GET', `/message/${second.body.message_id as string}`);
-    expect(res.body.messages[0]).toEqual({ ...(got.body.message as object), delivery_receipt: null });
+    expect(res.body.messages[0]).toEqual({ ...(got.body.message as object), contact_name: null, delivery_receipt: null });
     expect(res.body.messages[0]).toMatchObject({ error_code: null, error_message: null, metadata: { order: 'A-1' } });
   });
 

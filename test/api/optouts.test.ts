@@ -29,7 +29,7 @@ describe('POST and DELETE /optouts', () => {
     expect(added.status).toBe(201);
     expect(added.body).toEqual({
       created: true,
-      optout: { number: to, created_at: expect.stringMatching(/Z$/), source: 'api', inbound_message_id: null, inbound_body: null, message_id: null },
+      optout: { number: to, created_at: expect.stringMatching(/Z$/), source: 'api', inbound_message_id: null, inbound_body: null, message_id: null, contact_name: null },
     });
     const again = await call(t.app, a.apiKey, 'POST', '/optouts', { number: to });
     expect(again.status).toBe(200);

@@ -146,7 +146,7 @@ describe('POST /send', () => {
     expect(res.body.code).toBe('recipient_opted_out');
     expect((await call(t.app, a.apiKey, 'GET', '/balance')).body.credits).toBe(5);
     const list = await call(t.app, a.apiKey, 'GET', '/optouts');
-    expect(list.body.optouts).toEqual([{ number: to, created_at: expect.any(String), source: 'api', inbound_message_id: null, inbound_body: null, message_id: null }]);
+    expect(list.body.optouts).toEqual([{ number: to, created_at: expect.any(String), source: 'api', inbound_message_id: null, inbound_body: null, message_id: null, contact_name: null }]);
   });
 
   it('replaces {{OptOutLink}} with a per-message short link before counting parts', async () => {

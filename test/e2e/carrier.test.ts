@@ -128,11 +128,11 @@ describe('replies through the built-in SMSC', () => {
       id: expect.any(String), from: person, to: SHARED_AU, body: 'Stop', received_at: expect.stringMatching(/Z$/),
       in_reply_to: id, is_optout: true, is_optin: false, direction: 'inbound', sender: person, recipient: SHARED_AU,
       created_at: expect.stringMatching(/Z$/), reply_to_body: 'Sale today! Reply STOP to opt out',
-      status: 'received', campaign_id: null, unread: true,
+      status: 'received', campaign_id: null, unread: true, contact_name: null,
     });
     const optouts = await call(t.app, a.apiKey, 'GET', '/optouts');
     expect(optouts.body.optouts).toEqual([{
-      number: person, created_at: expect.any(String), source: 'keyword', inbound_message_id: expect.any(String), inbound_body: 'Stop', message_id: id,
+      number: person, created_at: expect.any(String), source: 'keyword', inbound_message_id: expect.any(String), inbound_body: 'Stop', message_id: id, contact_name: null,
     }]);
 
     const again = await call(t.app, a.apiKey, 'POST', '/send', { to: person, message: 'one more' });

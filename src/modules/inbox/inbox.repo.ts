@@ -3,6 +3,7 @@ import { rows, type Executor } from '../../platform/db/client.ts';
 import { inboundMessages } from '../../platform/db/schema/index.ts';
 import type { TextCoding } from '../../carrier/carrier.ts';
 import type { StoredPart } from '../../carrier/text.ts';
+import { contactJoin, contactNameOf } from '../contacts/contact-name.ts';
 
 export type InboundRow = typeof inboundMessages.$inferSelect;
 
@@ -123,6 +124,7 @@ export interface InboxItemRow {
   reply_to_body: string | null;
   campaign_id: string | null;
   unread: boolean;
+  contact_name: string | null;
 }
 
 function where(accountId: string, f: InboxFilter): SQL {
@@ -137,9 +139,10 @@ function where(accountId: string, f: InboxFilter): SQL {
 export async function listInbox(db: Executor, accountId: string, f: InboxFilter, limit: number, offset: number): Promise<InboxItemRow[]> {
   return rows<InboxItemRow>(db, sql`
     select i.id, i.from_number, i.to_number, i.body, i.received_at, i.in_reply_to, i.is_optout, i.is_optin, m.body as reply_to_body,
-           m.campaign_id, i.read_at is null as unread
+           m.campaign_id, i.read_at is null as unread, ${contactNameOf(sql`c`)} as contact_name
     from inbound_messages i
     left join messages m on m.id = i.in_reply_to and m.account_id = i.account_id
+    ${contactJoin(sql`c`, sql`i.account_id`, sql`i.from_number`)}
     where ${where(accountId, f)}
     order by i.received_at desc, i.id desc
     limit ${limit} offset ${offset}`);
@@ -214,7 +217,7 @@ export async function conversation(db: Executor, accountId: string, number: stri
 export async function contactName(db: Executor, accountId: string, number: string): Promise<string | null> {
   const [row] = await rows<{ name: string | null }>(db, sql`
     select coalesce(
-      (select nullif(trim(concat_ws(' ', first_name, last_name)), '') from contacts where account_id = ${accountId} and phone = ${number}),
+      (select ${contactNameOf()} from contacts where account_id = ${accountId} and phone = ${number}),
       (select metadata ->> 'name' from messages
        where account_id = ${accountId} and recipient = ${number} and metadata ? 'name' order by created_at desc limit 1)) as name`);
   return row?.name ?? null;

@@ -2,6 +2,8 @@ import { Type } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, nullable, Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
+const ContactName = nullable(Type.String(), 'The name of the account\'s contact with this number (first and last), read when listed; null when no contact has it');
+
 export const InboxQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Page size, 1 to 100 (default 25)' })),
   offset: Type.Optional(Offset),
@@ -28,6 +30,7 @@ export const InboxItem = Type.Object({
   campaign_id: nullable(Type.String(), 'the campaign of the message replied to, or null'),
   status: Type.Literal('received', { description: 'Always received' }),
   unread: Type.Boolean({ description: 'Not yet marked read (POST /inbox/{id}/read or /conversations/{number}/read); listing never marks it' }),
+  contact_name: ContactName,
 }, { description: 'A message received on one of the account\'s numbers' });
 
 export const InboxList = Type.Object({
@@ -43,6 +46,7 @@ export const INBOX_EXAMPLE = {
     id: EX.inbound, from: '+61412345678', to: '+61480000123', body: 'Yes, see you Tuesday', received_at: EX.later, in_reply_to: EX.message,
     is_optout: false, is_optin: false, direction: 'inbound', sender: '+61412345678', recipient: '+61480000123', created_at: EX.later,
     reply_to_body: 'Hi Ana, your appointment is confirmed for Tue 2 Dec at 9:30am. Reply STOP to opt out.', campaign_id: EX.campaign, status: 'received', unread: true,
+    contact_name: 'Ana Silva',
   }],
   total: 1, unread_total: 1, limit: 25, offset: 0,
 };

@@ -193,6 +193,7 @@ export function createInboxService(deps: InboxServiceDeps) {
         campaign_id: r.campaign_id,
         status: 'received' as const,
         unread: r.unread,
+        contact_name: r.contact_name,
       })),
       total,
       unread_total: unreadTotal,

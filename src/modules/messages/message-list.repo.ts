@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, ilike, like, lt, lte, or, sql, gte, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client.ts';
-import { messages } from '../../platform/db/schema/index.ts';
+import { contacts, messages } from '../../platform/db/schema/index.ts';
+import { contactNameOf } from '../contacts/contact-name.ts';
 import type { MessageRow } from './messages.repo.ts';
 import { POSITION_FORMAT, type ListPosition } from '../../platform/http/keyset-cursor.ts';
 
@@ -27,9 +28,11 @@ const position = sql<string>`to_char(${messages.createdAt} at time zone 'UTC', $
  * The order is (created_at desc, id desc): messages_report_idx (account_id, created_at, …) walks it backwards
  * from the cursor with no sort beyond ties, and stops after `limit + 1` matches. The cursor condition is written
  * as a range on created_at (usable by the index) refined by id, rather than a row comparison the index could not
- * use. status=failed uses the small partial index of failures instead.
+ * use. status=failed uses the small partial index of failures instead. The recipient's contact name is joined.
  */
-export async function listMessages(db: Executor, accountId: string, f: MessageFilter, limit: number): Promise<Array<MessageRow & { position: string }>> {
+export async function listMessages(
+  db: Executor, accountId: string, f: MessageFilter, limit: number,
+): Promise<Array<MessageRow & { position: string; contactName: string | null }>> {
   const m = messages;
   const where: Array<SQL | undefined> = [eq(m.accountId, accountId)];
   if (f.status !== null) where.push(eq(m.status, f.status));
@@ -44,7 +47,9 @@ export async function listMessages(db: Executor, accountId: string, f: MessageFi
     const at = sql`${f.after.createdAt}::timestamptz`;
     where.push(sql`${m.createdAt} <= ${at}`, or(sql`${m.createdAt} < ${at}`, lt(m.id, f.after.id)));
   }
-  return db.select({ ...getTableColumns(m), position }).from(m)
+  // The recipient's contact is joined per row of the page (contacts_phone_idx), after the limit's walk.
+  return db.select({ ...getTableColumns(m), position, contactName: contactNameOf() }).from(m)
+    .leftJoin(contacts, and(eq(contacts.accountId, m.accountId), eq(contacts.phone, m.recipient)))
     .where(and(...where))
     .orderBy(desc(m.createdAt), desc(m.id))
     .limit(limit + 1);

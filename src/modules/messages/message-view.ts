@@ -69,7 +69,7 @@ export function toMessageView(row: MessageRow, links: LinkView[]): MessageView {
   return { message: messageFields(row), delivery_receipt: receiptOf(row), intermediate_receipt: row.intermediateReceipt ?? null, links };
 }
 
-/** One item of GET /messages: the message's fields with its delivery receipt beside them. */
-export function toMessageListItem(row: MessageRow): MessageFields & { delivery_receipt: DeliveryReceiptView } {
-  return { ...messageFields(row), delivery_receipt: receiptOf(row) };
+/** One item of GET /messages: the message's fields with the contact's name and its delivery receipt beside them. */
+export function toMessageListItem(row: MessageRow & { contactName: string | null }): MessageFields & { contact_name: string | null; delivery_receipt: DeliveryReceiptView } {
+  return { ...messageFields(row), contact_name: row.contactName, delivery_receipt: receiptOf(row) };
 }

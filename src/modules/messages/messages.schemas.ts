@@ -164,7 +164,9 @@ export const MessageListQuery = Type.Object({
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the body contains (any case); bodies past retention never match' })),
 });
 
-export const MessageListItem = Type.Object({ ...MessageItem.properties, delivery_receipt: DeliveryReceipt });
+const ContactName = nullable(Type.String(), 'The name of the account\'s contact with the recipient\'s number (first and last), read with the list; null when no contact has it');
+
+export const MessageListItem = Type.Object({ ...MessageItem.properties, contact_name: ContactName, delivery_receipt: DeliveryReceipt });
 
 export const MessageList = Type.Object({
   messages: Type.Array(MessageListItem, { description: 'The page, newest first' }),
@@ -207,7 +209,7 @@ export const RECEIPT_EXAMPLE = { status: 'delivered', received_at: EX.delivered,
 export const MESSAGE_EXAMPLES = {
   item: MESSAGE_EXAMPLE,
   detail: { message: MESSAGE_EXAMPLE, delivery_receipt: RECEIPT_EXAMPLE, intermediate_receipt: null, links: [] },
-  list: { messages: [{ ...MESSAGE_EXAMPLE, delivery_receipt: RECEIPT_EXAMPLE }], next_cursor: 'eyJjIjoiMjAyNi0xMS0yN1QyMjowNDoxMC41MTJaIn0' },
+  list: { messages: [{ ...MESSAGE_EXAMPLE, contact_name: 'Ana Silva', delivery_receipt: RECEIPT_EXAMPLE }], next_cursor: 'eyJjIjoiMjAyNi0xMS0yN1QyMjowNDoxMC41MTJaIn0' },
   batch: {
     campaign_id: EX.campaign, recipients_queued: 2, invalid_numbers: [], invalid_details: [], opted_out_count: 0, duplicates_removed: 0,
     credits_used: 2, credits_remaining: 998, segments: 2,

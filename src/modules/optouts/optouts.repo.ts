@@ -3,6 +3,7 @@ import { rows, type Executor } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { cancelScheduled } from '../scheduling/schedule.repo.ts';
 import { POSITION_FORMAT, type ListPosition } from '../../platform/http/keyset-cursor.ts';
+import { contactJoin, contactNameOf } from '../contacts/contact-name.ts';
 
 /** keyword: a reply (STOP…, or START… for an opt-in); link: the one-tap page; api: POST/DELETE /optouts. */
 export type OptoutSource = 'keyword' | 'link' | 'api';
@@ -63,6 +64,7 @@ export interface OptoutRow {
   inbound_message_id: string | null;
   message_id: string | null;
   inbound_body: string | null;
+  contact_name: string | null;
 }
 
 /** The account's opt-outs newest first on (created_at, number); a page after `after` when given. */
@@ -74,9 +76,11 @@ export async function listOptouts(
     : sql``;
   return rows<OptoutRow>(db, sql`
     select o.number, o.source, o.created_at, o.inbound_message_id, o.message_id, i.body as inbound_body,
+           ${contactNameOf(sql`c`)} as contact_name,
            to_char(o.created_at at time zone 'UTC', ${sql.raw(`'${POSITION_FORMAT}'`)}) as position
     from optouts o
     left join inbound_messages i on i.id = o.inbound_message_id and i.account_id = o.account_id
+    ${contactJoin(sql`c`, sql`o.account_id`, sql`o.number`)}
     where o.account_id = ${accountId} ${after} ${page.number === undefined ? sql`` : sql`and o.number = ${page.number}`}
     order by o.created_at desc, o.number desc
     ${page.limit === null ? sql`` : sql`limit ${page.limit + 1}`}`);

@@ -10,6 +10,7 @@ const Optout = Type.Object({
   inbound_message_id: nullable(Uuid, 'The reply that caused it (source keyword), or null'),
   inbound_body: nullable(Type.String(), 'The reply that caused it, while its body is retained'),
   message_id: nullable(Uuid, 'The message whose opt-out link was used (source link), or null'),
+  contact_name: nullable(Type.String(), 'The name of the account\'s contact with this number (first and last), read when listed; null when no contact has it'),
 }, { description: 'A number on the opt-out list' });
 
 export const OptoutList = Type.Object({
@@ -28,7 +29,7 @@ const NumberParams = Type.Object({ number: OptoutNumber });
 export const AddResult = Type.Object({
   created: Type.Boolean({ description: 'false when it was already listed' }), optout: Optout,
 }, { description: 'The number is on the list (201 when added now, 200 when it already was)' });
-const OPTOUT_EXAMPLE = { number: '+61412345678', created_at: EX.later, source: 'api', inbound_message_id: null, inbound_body: null, message_id: null };
+const OPTOUT_EXAMPLE = { number: '+61412345678', created_at: EX.later, source: 'api', inbound_message_id: null, inbound_body: null, message_id: null, contact_name: 'Ana Silva' };
 
 const tags = ['Inbound and opt-outs'];
 

@@ -21,6 +21,7 @@ const toItem = (o: OptoutRow) => ({
   inbound_message_id: o.inbound_message_id,
   inbound_body: o.inbound_body,
   message_id: o.message_id,
+  contact_name: o.contact_name,
 });
 
 function e164(actor: Actor, number: string): string {
