@@ -53,7 +53,10 @@ interface ClaimedRow {
   credits: number; attempts: number; created_at: Date | string; part: CustomerPart | null;
 }
 
-/** claimBatch's statement (bench/claims.ts also runs it without the hint, as the baseline). */
+/**
+ * claimBatch's statement (bench/claims.ts also runs it without the hint, as the baseline). Only a message flagged
+ * at insert as a part of a customer's own long message (the SMPP server's) looks up its concatenation fields.
+ */
 export function claimStatement(limit: number, leaseMs: number, token: string): SQL {
   return sql`
     with picked as (
@@ -69,7 +72,9 @@ export function claimStatement(limit: number, leaseMs: number, token: string): S
         claim_token = ${token}
     from picked where m.id = picked.id
     returning m.id, m.account_id, m.campaign_id, m.sender, m.recipient, m.body, m.credits, m.attempts, m.created_at,
-      (select jsonb_build_object('form', p.form, 'ref', p.ref, 'total', p.total, 'seq', p.seq) from smpp_parts p where p.message_id = m.id) as part`;
+      case when m.customer_part then (
+        select jsonb_build_object('form', p.form, 'ref', p.ref, 'total', p.total, 'seq', p.seq) from smpp_parts p where p.message_id = m.id
+      ) end as part`;
 }
 
 /**

@@ -114,6 +114,12 @@ const previewOf = (phone: string, text: string, parts: number): PreviewRecipient
 /** Lets a caller (idempotency) write in the same transaction as the send, so both commit or neither does. */
 export type Within<T> = (tx: Tx, result: T) => Promise<void>;
 
+/** What only internal callers set on a send. */
+export interface SendOptions {
+  /** One part of a customer's own long message (the SMPP server writes its fields in `within`). */
+  customerPart?: boolean;
+}
+
 export interface MessageServiceDeps {
   db: Db;
   optoutLinkBase: string;
@@ -235,7 +241,7 @@ export function createMessageService(deps: MessageServiceDeps) {
     return (await resolveSender(actor, input.sender ?? input.from)) ?? deps.sharedSender[country];
   }
 
-  async function send(actor: Actor, input: SendInput, within?: Within<SendResult>): Promise<SendResult> {
+  async function send(actor: Actor, input: SendInput, within?: Within<SendResult>, options: SendOptions = {}): Promise<SendResult> {
     assertCanSend(actor);
     const home = actor.account.settings.country;
     const phone = normalisePhone(input.to, home);
@@ -254,6 +260,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       optoutExempt: actor.account.optoutExempt, recipient: phone.e164, country: phone.country, body, parts,
       optoutCode: link?.code ?? null, campaignName: input.campaign ?? null, metadata: messageMetadata(input.metadata), requestedSender: requested,
       sharedSender: deps.sharedSender[phone.country], today: sydneyDay(now()), scheduledAt, links,
+      ...(options.customerPart ? { customerPart: true } : {}),
     };
     const toResult = (outcome: SendOutcome): SendResult => {
       if (!outcome.senderOk) throw senderNotAllowed();

@@ -107,7 +107,7 @@ export function createSmppGateway(deps: SmppGatewayDeps): EsmeGateway & { forget
               source: submission.source, destination: submission.destination,
             });
           }
-        } : undefined);
+        } : undefined, submission.part ? { customerPart: true } : {});
         return { ok: true, messageId: result.message_id };
       } catch (err) {
         if (err instanceof AppError) return { ok: false, code: err.code, message: err.message };

@@ -63,6 +63,8 @@ export const messages = pgTable('messages', {
   metadata: jsonb('metadata').$type<Record<string, string>>(),
   // send_at: the message is `scheduled` until then, and released to `queued` by the scheduler job
   scheduledAt: ts('scheduled_at'),
+  // one part of a customer's own long message (SMPP server): its concatenation fields are in smpp_parts
+  customerPart: boolean('customer_part').notNull().default(false),
 }, (t) => [
   index('messages_campaign_idx').on(t.campaignId, t.id).where(sql`${t.campaignId} is not null`),
   // The dispatcher's queue: only queued rows are in it, so it stays small however large the table grows.
