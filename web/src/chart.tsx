@@ -24,13 +24,15 @@ export function DayChart({ days, series, title }: { days: string[]; series: Seri
     if (!el) return;
     // Each day (a calendar date from the API) sits at its UTC midnight and is read back in UTC, so that a browser
     // west of Greenwich does not label it with the day before.
+    const ink = getComputedStyle(el).color;
     const xs = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
     const plot = new uPlot({
       width: Math.max(280, el.clientWidth),
       height: 220,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       series: [{ label: 'Day', value: (_u, ts) => (ts == null ? '--' : dayLabel(ts)) }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
-      axes: [{ values: (_u, splits) => splits.map(dayLabel) }, { size: 40 }],
+      // The axes' labels in the page's text colour, so they read in the dark theme too (a canvas has no CSS).
+      axes: [{ values: (_u, splits) => splits.map(dayLabel), stroke: ink }, { size: 40, stroke: ink }],
       scales: { x: { time: true } },
     }, [xs, ...series.map((s) => s.values)], el);
     const resize = () => plot.setSize({ width: Math.max(280, el.clientWidth), height: 220 });

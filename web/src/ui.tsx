@@ -99,7 +99,7 @@ export function ErrorText({ error, retry }: { error: unknown; retry?: () => unkn
   // The operator console signs in on its own page.
   const signIn = pathname.startsWith('/operator') ? '/operator' : '/login';
   return (
-    <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+    <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
       <p className="flex-1">{message}</p>
       {wayOut === 'retry' && (
         <Button kind="secondary" onClick={() => { if (retry) void retry(); else window.location.reload(); }}>{retry ? 'Try again' : 'Reload the page'}</Button>

@@ -5,7 +5,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { get } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
-import { Button, DataTable, ErrorText, Input, Loading, Page, Pager, Select, Status } from '../ui.tsx';
+import { Button, DataTable, Empty, ErrorText, Input, Loading, Page, Pager, Select, Status } from '../ui.tsx';
 import { ScheduledMessages } from './scheduled.tsx';
 
 export interface MessageItem {
@@ -23,6 +23,25 @@ const columns = [
   col.accessor('body', { header: 'Message', cell: (c) => <span className="line-clamp-2 max-w-xs">{c.getValue() ?? '(removed)'}</span> }),
   col.accessor('parts', { header: 'Parts' }),
 ];
+
+/** The messages as cards for a phone: who, when and the status first, then the text, then the rest. */
+function MessageCards({ messages }: { messages: MessageItem[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <ul aria-label="Messages, newest first" className="space-y-2 md:hidden">
+      {messages.map((m) => (
+        <li key={m.id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
+          <div className="flex items-start justify-between gap-2">
+            <Link className="font-semibold underline" to={`/messages/${m.id}`}>To {m.recipient}</Link>
+            <Status value={m.status} />
+          </div>
+          <p className="mt-1 line-clamp-3 break-words">{m.body ?? '(removed)'}</p>
+          <p className="mt-1 text-xs text-slate-700"><When iso={m.created_at} /> · from {m.sender} · {m.parts} {m.parts === 1 ? 'part' : 'parts'}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 interface Filters { q?: string; to?: string; status?: string; date_from?: string; date_to?: string }
 
@@ -56,8 +75,15 @@ export default function MessagesPage({ session }: { session: SessionInfo }) {
       </form>
       <ErrorText error={list.error} />
       {list.isPending ? <Loading /> : (
-        <DataTable data={list.data?.messages ?? []} columns={columns} caption="Messages, newest first"
-          empty={Object.values(filters).some(Boolean) ? 'No message matches this search.' : <>No messages yet. <Link className="underline" to="/send">Send one</Link>.</>} />
+        <>
+          {/* A phone gets cards (nothing scrolls sideways); wider screens the table. Only one is displayed. */}
+          <MessageCards messages={list.data?.messages ?? []} />
+          <div className="hidden md:block">
+            <DataTable data={list.data?.messages ?? []} columns={columns} caption="Messages, newest first"
+              empty={Object.values(filters).some(Boolean) ? 'No message matches this search.' : <>No messages yet. <Link className="underline" to="/send">Send one</Link>.</>} />
+          </div>
+          {list.data?.messages.length === 0 && <div className="md:hidden"><Empty>{Object.values(filters).some(Boolean) ? 'No message matches this search.' : 'No messages yet.'}</Empty></div>}
+        </>
       )}
       <Pager page={page} hasNext={!!list.data?.next_cursor}
         onPage={(p) => setCursors(p > page ? [...cursors, list.data!.next_cursor ?? undefined] : cursors.slice(0, p + 1))} />
