@@ -3,7 +3,7 @@ import boundaries from './eslint/module-boundaries.js';
 
 // Layering the linter holds (docs/architecture.md; proved by eslint/boundaries.test.ts): Fastify stops at routes
 // files and platform/http; SMPP code stays in src/carrier; queries stay in repos; feature modules never import
-// each other in a cycle.
+// each other in a cycle nor reach another module's repo.
 const FASTIFY = { group: ['fastify', '@fastify/*'], message: 'Fastify belongs in *.routes.ts and src/platform/http (services never see HTTP).' };
 const TYPEBOX_ONLY = { ...FASTIFY, group: ['fastify', '@fastify/*', '!@fastify/type-provider-typebox'] };
 const SMPP = {
@@ -24,7 +24,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  { files: SRC, ignores: TESTS, plugins: { tasman: boundaries }, rules: { 'tasman/no-module-cycle': 'error' } },
+  { files: SRC, ignores: TESTS, plugins: { tasman: boundaries }, rules: { 'tasman/no-module-cycle': 'error', 'tasman/no-foreign-repo': 'error' } },
   // Everything in src by default: no Fastify, no SMPP.
   { files: SRC, ignores: TESTS, rules: restrict(FASTIFY, SMPP) },
   // Services and jobs: neither, and no query builder either.

@@ -15,12 +15,23 @@ async function problems(file: string, code: string): Promise<string[]> {
 
 describe('boundaries the linter holds', () => {
   it('a module cycle fails (numbers already imports accounts; accounts importing numbers closes a cycle)', async () => {
-    const found = await problems('src/modules/accounts/breach.ts', "export { heldBy } from '../numbers/numbers.repo.ts';\n");
+    const found = await problems('src/modules/accounts/breach.ts', "export { createNumberService } from '../numbers/numbers.service.ts';\n");
     expect(found).toEqual([expect.stringMatching(/^tasman\/no-module-cycle: Module cycle: accounts → numbers → accounts/)]);
   });
 
   it('an import in the one allowed direction passes', async () => {
     expect(await problems('src/modules/numbers/fine.ts', "export { loadManagedAccount } from '../accounts/access.ts';\n")).toEqual([]);
+  });
+
+  it("another module's repo fails outside repos; its service, its own repo and a repo building on it pass", async () => {
+    const foreign = "export { changeCredits } from '../credits/ledger.repo.ts';\n";
+    expect(await problems('src/modules/numbers/breach.service.ts', foreign)).toEqual([expect.stringMatching(/^tasman\/no-foreign-repo: numbers reaches credits's repo/)]);
+    expect(await problems('src/modules/numbers/breach.ts', foreign)).toEqual([expect.stringMatching(/^tasman\/no-foreign-repo/)]);
+    expect(await problems('src/modules/numbers/breach.jobs.ts', `import type { LedgerKind } from '../credits/ledger.repo.ts';\nexport type K = LedgerKind;\n`))
+      .toEqual([expect.stringMatching(/^tasman\/no-foreign-repo/)]);
+    expect(await problems('src/modules/numbers/fine.repo.ts', foreign)).toEqual([]);
+    expect(await problems('src/modules/numbers/fine.service.ts', "export { changeCredits } from '../credits/credits.service.ts';\n")).toEqual([]);
+    expect(await problems('src/modules/numbers/fine.ts', "export { heldBy } from './numbers.repo.ts';\n")).toEqual([]);
   });
 
   it('Fastify outside routes files and platform/http fails', async () => {

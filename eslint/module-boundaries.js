@@ -1,6 +1,8 @@
-// A local ESLint rule: no cycle between feature modules (src/modules/<name>/). A file-level cycle rule does not
-// see these (accounts → admin and admin → accounts can go through different files), so this builds the graph of
-// modules from the imports of every file under src/modules and reports an import that closes a cycle.
+// Local ESLint rules for feature modules (src/modules/<name>/).
+// no-module-cycle: no cycle between modules. A file-level cycle rule does not see these (accounts → admin and
+// admin → accounts can go through different files), so this builds the graph of modules from the imports of every
+// file under src/modules and reports an import that closes a cycle.
+// no-foreign-repo: a module reaches another through that module's service, never its repo (docs/decisions/0042).
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -83,4 +85,32 @@ const noModuleCycle = {
   },
 };
 
-export default { rules: { 'no-module-cycle': noModuleCycle } };
+const REPO = /\.repo\.ts$/;
+
+// Above the data layer, another module's tables are reached only through what its service file offers (its
+// service, or the statements it re-exports for use inside the caller's transaction), so the owner decides what
+// others may do with them. A repo may still build on another module's statement or SQL fragment: that is one
+// query or one transaction, below the services.
+const noForeignRepo = {
+  meta: {
+    type: 'problem',
+    docs: { description: "no import of another module's *.repo.ts outside repos" },
+    schema: [],
+    messages: { foreign: "{{from}} reaches {{to}}'s repo: go through {{to}}'s service ({{service}}), which decides what it offers (docs/decisions/0042)." },
+  },
+  create(context) {
+    const filename = context.filename;
+    const from = moduleOf(filename);
+    if (!from || /\.test\.ts$/.test(filename) || REPO.test(filename)) return {};
+    const check = (node) => {
+      const spec = node.source?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.') || !REPO.test(spec)) return;
+      const to = moduleOf(path.resolve(path.dirname(filename), spec));
+      if (!to || to === from) return;
+      context.report({ node, messageId: 'foreign', data: { from, to, service: `modules/${to}/*.service.ts` } });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+export default { rules: { 'no-module-cycle': noModuleCycle, 'no-foreign-repo': noForeignRepo } };

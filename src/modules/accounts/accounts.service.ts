@@ -2,7 +2,7 @@ import type { Db, Executor } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { requireWithin } from '../../platform/permissions.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { revokeAllKeys } from '../keys/keys.repo.ts';
+import { revokeAllKeys } from '../keys/keys.service.ts';
 import { normaliseAbn } from '../../common/abn.ts';
 import {
   accountCounts, accountSenders, branchEmailTaken, closeAccountRow, findAccount, insertAccount, listChildren, lockAccount, lockPair,
@@ -10,7 +10,7 @@ import {
 } from './accounts.repo.ts';
 import { assertCanParent, assertHierarchyEnabled, loadManagedAccount } from './access.ts';
 import { moveCredits } from './transfers.ts';
-import { balanceOf } from '../credits/ledger.repo.ts';
+import { balanceOf } from '../credits/credits.service.ts';
 import type { PhoneCountry } from '../../common/phone.ts';
 import { readSettings, toSettingsView } from '../settings/account-settings.ts';
 import { applySettings, settingsChanges } from '../settings/settings.service.ts';
@@ -241,3 +241,6 @@ export function createAccountService(deps: {
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;
+
+// The account rows other modules read or change inside their own transaction (the operator console, the team page).
+export { findAccount, insertAccount, updateAccount } from './accounts.repo.ts';

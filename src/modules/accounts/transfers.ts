@@ -5,7 +5,7 @@
 // - Locks are always taken in account-id order (lockPair), so allocate and recall racing on the same pair wait,
 //   never deadlock.
 import type { Tx } from '../../platform/db/client.ts';
-import { changeCredits, type LedgerKind } from '../credits/ledger.repo.ts';
+import { changeCredits, type LedgerKind } from '../credits/credits.service.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
 
 /**

@@ -1,10 +1,10 @@
 import type { Db, Executor } from '../../platform/db/client.ts';
-import { insertUser } from '../users/users.repo.ts';
+import { insertUser } from '../users/users.service.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { findAccount, insertAccount, updateAccount } from '../accounts/accounts.repo.ts';
-import { balanceOf, changeCredits } from '../credits/ledger.repo.ts';
+import { findAccount, insertAccount, updateAccount } from '../accounts/accounts.service.ts';
+import { balanceOf, changeCredits } from '../credits/credits.service.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
-import { insertKey, keyExists, revokeKey } from '../keys/keys.repo.ts';
+import { insertKey, keyExists, revokeKey } from '../keys/keys.service.ts';
 import { invalidNumberMessage, normalisePhone, type PhoneCountry } from '../../common/phone.ts';
 import { readSettings } from '../settings/account-settings.ts';
 import { applySettings } from '../settings/settings.service.ts';

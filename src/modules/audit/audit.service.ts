@@ -102,3 +102,6 @@ export function createAuditService(deps: { db: Db; refusalsPerMinute?: number; n
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;
+
+// Retention deletes old entries in batches.
+export { deleteEntriesBefore } from './audit.repo.ts';

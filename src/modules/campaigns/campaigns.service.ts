@@ -1,11 +1,11 @@
 import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/errors.ts';
-import { listCampaignMessages } from '../messages/messages.repo.ts';
+import { listCampaignMessages } from '../messages/messages.service.ts';
 import { toMessageView } from '../messages/message-view.ts';
 import { campaignStats, findCampaign, listCampaigns, type CampaignRow } from './campaigns.repo.ts';
-import { cancelScheduled } from '../scheduling/schedule.repo.ts';
-import { balanceOf } from '../credits/ledger.repo.ts';
+import { cancelScheduled } from '../scheduling/scheduling.service.ts';
+import { balanceOf } from '../credits/credits.service.ts';
 
 const summary = (campaign: CampaignRow) => ({
   id: campaign.id,

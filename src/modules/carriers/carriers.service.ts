@@ -6,7 +6,7 @@ import type { IdFormsStatus } from '../../carrier/index.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import { receiptsWaiting } from './carriers.repo.ts';
-import { ORPHAN_AFTER_MS, orphanStats } from '../receipts/parked.repo.ts';
+import { ORPHAN_AFTER_MS, orphanStats } from '../receipts/receipts.service.ts';
 
 export interface CarrierAdminDeps {
   db: Db;

@@ -17,3 +17,6 @@ export function createCreditService(deps: { db: Db }) {
 }
 
 export type CreditService = ReturnType<typeof createCreditService>;
+
+// What other modules do to the ledger inside their own transaction: charge, refund, grant, read the balance.
+export { balanceOf, changeCredits, type LedgerKind } from './ledger.repo.ts';

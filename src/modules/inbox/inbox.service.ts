@@ -6,7 +6,7 @@ import type { Db, Executor } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { normalisePhone } from '../../common/phone.ts';
-import { addOptout, removeOptout } from '../optouts/optouts.repo.ts';
+import { addOptout, removeOptout } from '../optouts/optouts.service.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { containsPattern, parseIsoInstant } from '../../common/query-filters.ts';
 import {
@@ -210,3 +210,6 @@ export function createInboxService(deps: InboxServiceDeps) {
 }
 
 export type InboxService = ReturnType<typeof createInboxService>;
+
+// Inbox reads other modules make: the inbound a reply answers, a number's holder, who shares a sender.
+export { findInbound, holderOf, sharedNumberSenders } from './inbox.repo.ts';

@@ -68,3 +68,7 @@ export function createKeyService(deps: { db: Db }) {
 }
 
 export type KeyService = ReturnType<typeof createKeyService>;
+
+// Key statements other modules run inside their own transaction: the operator's keys, a closed sub-account's,
+// a member's keys cut down with their role.
+export { cutKeysOfUser, insertKey, keyExists, revokeAllKeys, revokeKey } from './keys.repo.ts';

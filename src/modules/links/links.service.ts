@@ -98,3 +98,6 @@ export function createLinkService(deps: LinkServiceDeps) {
 }
 
 export type LinkService = ReturnType<typeof createLinkService>;
+
+// The send path stores a message's short links in the transaction that commits it.
+export { insertLinks } from './links.repo.ts';

@@ -5,7 +5,7 @@ import { UUID_PATTERN, uuidv7 } from '../../platform/ids.ts';
 import { sydneyDay, sydneyDayEndExclusive } from '../../platform/sydney-day.ts';
 import { generateOptoutCode } from '../optout-link/code.ts';
 import { parseSender } from '../senders/sender.ts';
-import { allowedSenderQuery } from '../senders/senders.repo.ts';
+import { allowedSenderQuery } from '../senders/senders.service.ts';
 import { rows } from '../../platform/db/client.ts';
 import { renderMerge, templateHasPlaceholder } from './merge.ts';
 import { readRecipient, type BatchRecipient, type Recipient } from './recipients.ts';
@@ -19,13 +19,12 @@ import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import { toMessageView, type MessageView } from './message-view.ts';
 import { textEncoding, textSegments } from '../../carrier/carrier.ts';
 import { METADATA_LIMITS } from './messages.schemas.ts';
-import { cancelScheduled, messageStatus } from '../scheduling/schedule.repo.ts';
+import { cancelScheduled, messageStatus } from '../scheduling/scheduling.service.ts';
 import { parseSendAt } from './send-at.ts';
 import { releaseTime } from '../settings/quiet-hours.ts';
 import { listAccountMessages, type MessageListQuery } from './message-list.service.ts';
 import { trackedBody } from '../links/shorten.ts';
-import { insertLinks } from '../links/links.repo.ts';
-import type { LinkService, LinkView } from '../links/links.service.ts';
+import { insertLinks, type LinkService, type LinkView } from '../links/links.service.ts';
 
 export interface SendInput {
   to: string;
@@ -434,3 +433,6 @@ export function createMessageService(deps: MessageServiceDeps) {
 }
 
 export type MessageService = ReturnType<typeof createMessageService>;
+
+// A campaign's page of messages, and the row shape receipts act on.
+export { listCampaignMessages, type MessageRow } from './messages.repo.ts';

@@ -2,7 +2,7 @@ import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { MessageService, SendResult, Within } from './messages.service.ts';
-import { findInbound, holderOf } from '../inbox/inbox.repo.ts';
+import { findInbound, holderOf } from '../inbox/inbox.service.ts';
 
 // Replying to an inbound message is an ordinary send (same checks, same charge), addressed for the caller: to the
 // person who wrote, from the dedicated number they wrote to when the account holds it. A reply that came in on a

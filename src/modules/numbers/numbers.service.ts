@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/actor.ts';
 import { AppError } from '../../platform/errors.ts';
 import { invalidNumberMessage, normalisePhone, type PhoneCountry } from '../../common/phone.ts';
 import { assertHierarchyEnabled, loadManagedAccount } from '../accounts/access.ts';
-import { changeCredits } from '../credits/ledger.repo.ts';
+import { changeCredits } from '../credits/credits.service.ts';
 import { insufficientCredits } from '../credits/insufficient-credits.ts';
 import {
   claimDueNumbers, heldBy, leaseFromPool, listAvailable, listGroupNumbers, listNumbers, lockForPurchase, markRenewed,

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/client.ts';
-import { addOptout } from '../optouts/optouts.repo.ts';
-import { sharedNumberSenders } from '../inbox/inbox.repo.ts';
+import { addOptout } from '../optouts/optouts.service.ts';
+import { sharedNumberSenders } from '../inbox/inbox.service.ts';
 import { isOptoutCode } from './code.ts';
 import { maskNumber } from './page.ts';
 import { findByCode } from './optout-link.repo.ts';

@@ -97,3 +97,6 @@ export function createOptoutService(deps: { db: Db }) {
 }
 
 export type OptoutService = ReturnType<typeof createOptoutService>;
+
+// Opt-outs recorded by other modules inside their own transaction (a STOP reply, an opt-out link).
+export { addOptout, removeOptout } from './optouts.repo.ts';

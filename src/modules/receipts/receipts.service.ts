@@ -4,7 +4,7 @@ import { createBatcher } from '../../platform/jobs/batcher.ts';
 import { toMessageView } from '../messages/message-view.ts';
 import type { LinksOf } from '../../common/link-view.ts';
 import { recordEvent, recordEvents } from '../webhooks/outbox.ts';
-import type { MessageRow } from '../messages/messages.repo.ts';
+import type { MessageRow } from '../messages/messages.service.ts';
 import type { FirstAttempts } from '../webhooks/first-attempt.ts';
 import { combinedState, finalOutcome, statusFor, type FinalState } from './receipt-outcome.ts';
 import {
@@ -390,3 +390,6 @@ export function createReceiptService(deps: ReceiptServiceDeps) {
 }
 
 export type ReceiptService = ReturnType<typeof createReceiptService>;
+
+// The carriers view counts receipts parked without a message.
+export { ORPHAN_AFTER_MS, orphanStats } from './parked.repo.ts';

@@ -5,7 +5,7 @@ import { retentionCutoff, uuidv7Floor } from './cutoff.ts';
 import {
   clearCampaignBodies, clearInboundBodies, clearMessageBodies, deleteInboundFragments, deleteWebhookDeliveries,
 } from './retention.repo.ts';
-import { deleteEntriesBefore } from '../audit/audit.repo.ts';
+import { deleteEntriesBefore } from '../audit/audit.service.ts';
 
 export const DEFAULT_BATCH_SIZE = 1_000;
 /** Content is due by the day; an hourly pass keeps each run small without busying the database. */

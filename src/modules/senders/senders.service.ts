@@ -13,3 +13,6 @@ export function createSenderService(deps: { db: Db }) {
 }
 
 export type SenderService = ReturnType<typeof createSenderService>;
+
+// The send path checks a requested sender in its own query.
+export { allowedSenderQuery } from './senders.repo.ts';

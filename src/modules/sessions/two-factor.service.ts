@@ -5,7 +5,7 @@ import { open, seal } from '../../platform/crypto/secret-box.ts';
 import { acceptedStep, hashRecoveryCode, isTotpCode, newRecoveryCodes, newTotpSecret, otpauthUri } from './totp.ts';
 import { argonVerify } from './argon.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
-import { findUser } from '../users/users.repo.ts';
+import { findUser } from '../users/users.service.ts';
 import { grantable } from '../users/team-rules.ts';
 import { requireWithin } from '../../platform/permissions.ts';
 import { record } from '../../platform/audit/record.ts';

@@ -2,9 +2,9 @@ import type { Db, Executor } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { permissionsOf } from '../../platform/permissions.ts';
-import { findAccount, updateAccount } from '../accounts/accounts.repo.ts';
+import { findAccount, updateAccount } from '../accounts/accounts.service.ts';
 import { loadManagedAccount } from '../accounts/access.ts';
-import { cutKeysOfUser } from '../keys/keys.repo.ts';
+import { cutKeysOfUser } from '../keys/keys.service.ts';
 import { record } from '../../platform/audit/record.ts';
 import { changedFields } from '../../platform/audit/redact.ts';
 import { hasOwner, insertUser, listUsers, lockTeam, lockUser, removeUser, updateUser, type UserRow } from './users.repo.ts';
@@ -200,3 +200,6 @@ export function createUserService(deps: { db: Db; invite: (db: Executor, account
 }
 
 export type UserService = ReturnType<typeof createUserService>;
+
+// User rows other modules read or write inside their own transaction (an account's first owner, a 2FA reset).
+export { findUser, insertUser } from './users.repo.ts';
