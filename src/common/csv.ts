@@ -23,3 +23,18 @@ export function parseCsv(text: string): string[][] {
   endRow();
   return rows;
 }
+
+/** One RFC 4180 field: a value with a comma, quote or line break is quoted, its quotes doubled; null is empty. */
+export function csvField(value: string | null): string {
+  if (value === null) return '';
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
+ * Text that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`, so a spreadsheet
+ * opening the file never runs it as a formula.
+ */
+export const defuse = (text: string | null): string | null => (text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+/** One CSV line (CRLF-terminated) of cells written as they are. */
+export const csvLine = (cells: Array<string | null>): string => `${cells.map(csvField).join(',')}\r\n`;

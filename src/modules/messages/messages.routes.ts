@@ -6,8 +6,8 @@ import type { MessageService } from './messages.service.ts';
 import type { ReplyService } from './reply.service.ts';
 import type { TemplateService } from '../templates/templates.service.ts';
 import {
-  BatchPreview, BatchRequest, CancelResult, BatchResult, SendPreview, MessageList, MessageListQuery, MessageDetail, ReplyRequest,
-  SendRequest, SendResult, sendContract, previewContract, withBatchErrors, replyErrors, SEND_SAMPLE, BATCH_SAMPLE, MESSAGE_EXAMPLES, SEND_RESULT_EXAMPLE,
+  BatchPreview, BatchRequest, CancelResult, BatchResult, SendPreview, MessageExportQuery, MessageList, MessageListQuery, MessageDetail, ReplyRequest,
+  SendRequest, SendResult, sendContract, previewContract, withBatchErrors, replyErrors, SEND_SAMPLE, BATCH_SAMPLE, MESSAGE_EXAMPLES, EXPORT_COLUMNS, SEND_RESULT_EXAMPLE,
 } from './messages.schemas.ts';
 
 const MessageRef = Type.Object({
@@ -82,6 +82,23 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesDeps> = async
       querystring: MessageListQuery, response: { 200: MessageList },
     },
   }, async (request) => messages.list(request.actor, request.query));
+
+  app.get('/messages/export', {
+    config: {
+      contract: { sample: { query: { status: 'failed', date_from: '2026-11-01', date_to: '2026-11-27' } }, errors: ['invalid_range'], response: MESSAGE_EXAMPLES.csv },
+      scope: 'read',
+    },
+    schema: {
+      tags: ['Tracking'], summary: 'Download the account\'s outbound messages matching GET /messages\' filters as CSV',
+      description: 'Every outbound message GET /messages would list for the same filters (status, recipient, campaign, sender, date range, text), newest first, as one CSV file (an attachment, messages.csv) streamed as it is read, however many there are. Cells a spreadsheet could take for a formula (text beginning with =, +, -, @) are prefixed with \'; whole E.164 numbers are left as they are. A date_from after date_to answers 400 invalid_range. Needs the read scope.',
+      querystring: MessageExportQuery,
+      response: { 200: { description: EXPORT_COLUMNS.join(','), content: { 'text/csv': { schema: Type.String() } } } },
+    },
+  }, async (request, reply) => {
+    const csv = await messages.exportCsv(request.actor, request.query);
+    // A stream of the documented string: Fastify pipes it with backpressure (the type provider knows only the string).
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="messages.csv"').send(csv as unknown as string);
+  });
 
   app.post('/inbox/:id/reply', {
     // A send to the inbound's sender (messages.send), once the inbound is found; its key is scoped to the inbound.

@@ -2,6 +2,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import type { ErrorCode } from '../../platform/errors.ts';
 import type { RouteContract } from '../../platform/http/route-registry.ts';
 import { EX } from '../../platform/http/examples.ts';
+import { csvLine } from '../../common/csv.ts';
 import { described, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 export const Message = Type.String({ minLength: 1, maxLength: 10_000, description: 'Message text; {{OptOutLink}} becomes a one-tap opt-out link' });
@@ -164,6 +165,14 @@ export const MessageListQuery = Type.Object({
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the body contains (any case); bodies past retention never match' })),
 });
 
+export const MessageExportQuery = Type.Omit(MessageListQuery, ['limit', 'cursor']);
+
+/** The columns of GET /messages/export, in order: a list item's fields, its delivery receipt's spread out. */
+export const EXPORT_COLUMNS = [
+  'id', 'created_at', 'recipient', 'contact_name', 'sender', 'status', 'parts', 'campaign_id', 'sent_at', 'scheduled_at',
+  'receipt_status', 'receipt_received_at', 'receipt_error_code', 'error_code', 'error_message', 'body', 'metadata',
+] as const;
+
 const ContactName = nullable(Type.String(), 'The name of the account\'s contact with the recipient\'s number (first and last), read with the list; null when no contact has it');
 
 export const MessageListItem = Type.Object({ ...MessageItem.properties, contact_name: ContactName, delivery_receipt: DeliveryReceipt });
@@ -223,6 +232,10 @@ export const MESSAGE_EXAMPLES = {
     total_credits: 2, total_segments: 2, invalid_numbers: [], invalid_details: [], opted_out_count: 0, duplicates_removed: 0, missing_merge_fields: [],
   },
   cancel: { ok: true, status: 'cancelled', credits_refunded: 1, credits_remaining: 1000 },
+  csv: csvLine([...EXPORT_COLUMNS]) + csvLine([
+    EX.message, EX.sent, '+61412345678', 'Ana Lopez', 'HarbourDnt', 'delivered', '1', EX.campaign, EX.sent, null,
+    'delivered', EX.delivered, null, null, null, SEND_SAMPLE.message, JSON.stringify(MESSAGE_EXAMPLE.metadata),
+  ]),
 };
 
 export const PreviewRecipient = Type.Object({

@@ -23,6 +23,7 @@ import { cancelScheduled, messageStatus } from '../scheduling/scheduling.service
 import { parseSendAt } from './send-at.ts';
 import { releaseTime } from '../settings/quiet-hours.ts';
 import { listAccountMessages, type MessageListQuery } from './message-list.service.ts';
+import { exportAccountMessages, type MessageExportQuery } from './message-export.service.ts';
 import { trackedBody } from '../links/shorten.ts';
 import { insertLinks, type LinkService, type LinkView } from '../links/links.service.ts';
 
@@ -428,8 +429,9 @@ export function createMessageService(deps: MessageServiceDeps) {
   }
 
   const list = (actor: Actor, query: MessageListQuery) => listAccountMessages(deps.db, actor, query);
+  const exportCsv = (actor: Actor, query: MessageExportQuery) => exportAccountMessages(deps.db, actor, query);
 
-  return { send, sendBatch, get, list, previewSend, previewBatch, cancel };
+  return { send, sendBatch, get, list, exportCsv, previewSend, previewBatch, cancel };
 }
 
 export type MessageService = ReturnType<typeof createMessageService>;

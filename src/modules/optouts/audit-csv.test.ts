@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { auditCsv, defuse, type AuditRecord } from './audit-csv.ts';
+import { defuse } from '../../common/csv.ts';
+import { auditCsv, type AuditRecord } from './audit-csv.ts';
 
 const record = (over: Partial<AuditRecord>): AuditRecord => ({
   number: '+61412345678', action: 'optout', source: 'keyword', raw_text: 'STOP', received_at: '2030-05-01T00:00:00.000Z',

@@ -1,3 +1,5 @@
+import { csvField, defuse } from '../../common/csv.ts';
+
 /**
  * The opt-out audit as CSV (RFC 4180: CRLF line ends, fields with a comma, quote or line break quoted, quotes
  * doubled). Free text written by the public (the reply) that begins with `=`, `+`, `-`, `@`, a tab or a carriage
@@ -8,15 +10,8 @@ export const AUDIT_COLUMNS = ['number', 'action', 'source', 'raw_text', 'receive
 
 export type AuditRecord = Record<(typeof AUDIT_COLUMNS)[number], string | null>;
 
-function field(value: string | null): string {
-  if (value === null) return '';
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-export const defuse = (text: string | null): string | null => (text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
-
 export function auditCsv(records: AuditRecord[]): string {
   const lines = [AUDIT_COLUMNS.join(',')];
-  for (const r of records) lines.push(AUDIT_COLUMNS.map((c) => field(c === 'raw_text' ? defuse(r[c]) : r[c])).join(','));
+  for (const r of records) lines.push(AUDIT_COLUMNS.map((c) => csvField(c === 'raw_text' ? defuse(r[c]) : r[c])).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { get } from '../lib/api.ts';
+import { get, withQuery } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, DataTable, Empty, ErrorText, Input, Loading, Page, Pager, Select, Status } from '../ui.tsx';
@@ -87,6 +87,9 @@ export default function MessagesPage({ session }: { session: SessionInfo }) {
       )}
       <Pager page={page} hasNext={!!list.data?.next_cursor}
         onPage={(p) => setCursors(p > page ? [...cursors, list.data!.next_cursor ?? undefined] : cursors.slice(0, p + 1))} />
+      {/* Every message the search matches, not only this page: the server streams the file. */}
+      <a className="self-start rounded-md border border-slate-400 bg-white px-4 py-2 text-sm font-semibold hover:bg-slate-100"
+        href={withQuery('/messages/export', { ...filters })} download="messages.csv">Export CSV</a>
     </Page>
   );
 }
