@@ -68,9 +68,10 @@ describe('parked receipts', () => {
   it('recording a resent message applies its first copy\'s delivered receipt in the same transaction', async () => {
     const carrier = `resend-${randomUUID().slice(0, 8)}`;
     const { a, id, to } = await queuedMessage();
-    // The first copy's receipt came while no message held its id (its `sent` write died with its process).
+    // The first copy's receipt came while no message held its id (its `sent` write died with its process). This
+    // SMSC writes the handset in national form (04…): the same handset as the message's +614… all the same.
     const first = smscId();
-    await t.services.receipts.onReceipt(receipt(first, { carrier, recipient: to.slice(1) }));
+    await t.services.receipts.onReceipt(receipt(first, { carrier, recipient: `0${to.slice(3)}` }));
     await t.services.db.execute(sql`update pending_receipts set received_at = now() - interval '10 seconds' where carrier = ${carrier}`);
     expect(await parkedCount(carrier)).toBe(1);
 

@@ -3,6 +3,7 @@ import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
 import { preparedRows, rows, type Executor } from '../../platform/db/client.ts';
 import { pendingReceipts } from '../../platform/db/schema/index.ts';
 import type { FinalState } from './receipt-outcome.ts';
+import { handsetKey, handsetKeySql } from './handset.ts';
 
 // Receipts that overtook their submit_sm_resp, parked in pending_receipts until a message carries their id
 // (README.md). Every id here is in the carrier's one normalised form (carrier/smpp/id-forms.ts).
@@ -20,19 +21,11 @@ export interface SmscRef {
   smscId: string;
 }
 
-/** What a parked row keeps besides the receipt: the handset, and the id's other readings (id-forms.ts). */
+/** What a parked row keeps besides the receipt: the handset (stored as its key, handset.ts), and the id's other readings (id-forms.ts). */
 export interface ParkedExtra {
   recipient?: string | undefined;
   otherIds?: string[] | undefined;
 }
-
-/** The digits of a number, the one form a receipt's source_addr and a message's recipient are compared in. */
-export const numberDigits = (n: string): string => n.replace(/\D/g, '');
-
-// Whether a receipt is about a message's handset: the last eight digits agree, so an SMSC that writes the handset
-// in national form (0412…) and one that writes it in international form (61412…) both match.
-const HANDSET_DIGITS = 8;
-export const sameHandset = (a: string, b: string): boolean => numberDigits(a).slice(-HANDSET_DIGITS) === numberDigits(b).slice(-HANDSET_DIGITS);
 
 const parkedKey = (ref: SmscRef) => and(eq(pendingReceipts.carrier, ref.carrier), eq(pendingReceipts.smscMessageId, ref.smscId));
 
@@ -42,7 +35,7 @@ export const textArray = (values: string[]) => `{${values.map((v) => `"${v.repla
 export async function parkReceipt(db: Executor, ref: SmscRef, receipt: ParkedReceipt, receivedAt: Date, extra: ParkedExtra = {}): Promise<void> {
   await db.insert(pendingReceipts).values({
     carrier: ref.carrier, smscMessageId: ref.smscId, receipt, receivedAt,
-    recipient: extra.recipient ? numberDigits(extra.recipient) : null, otherIds: extra.otherIds?.length ? extra.otherIds : null,
+    recipient: extra.recipient ? handsetKey(extra.recipient) : null, otherIds: extra.otherIds?.length ? extra.otherIds : null,
   }).onConflictDoNothing();
 }
 
@@ -75,8 +68,7 @@ export async function parkedAmong(db: Executor, smscIds: string[]): Promise<Smsc
 // receipt: it still awaits one, or it is about the same handset (a repeat). A receipt about another handset that
 // only a final message holds is for a newer message the SMSC gave a reused id to, whose `sent` write is pending
 // (receipts.service.ts): for that one nothing holds it yet.
-const canTake = (awaiting: SQL) => sql`(p.recipient is null or ${awaiting}
-  or right(regexp_replace(m.recipient, '[^0-9]', '', 'g'), ${sql.raw(String(HANDSET_DIGITS))}) = right(p.recipient, ${sql.raw(String(HANDSET_DIGITS))}))`;
+const canTake = (awaiting: SQL) => sql`(p.recipient is null or ${awaiting} or ${handsetKeySql(sql`m.recipient`)} = p.recipient)`;
 const heldBy = (id: SQL) => sql`(
   exists (select 1 from messages m where m.smsc_message_id = ${id} and coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) = p.carrier and m.sent_at is not null
     and ${canTake(sql`(m.dlr_status is null and m.status = 'sent')`)})
@@ -132,7 +124,7 @@ export async function firstCopyCandidates(tx: Executor, messageIds: string[], se
     select m.id as message_id, p.carrier, p.smsc_message_id as smsc_id, p.receipt, p.received_at
     from messages m
     join pending_receipts p on p.carrier = coalesce(m.smsc_carrier, ${DEFAULT_CARRIER})
-      and p.recipient = regexp_replace(m.recipient, '[^0-9]', '', 'g')
+      and p.recipient = ${handsetKeySql(sql`m.recipient`)}
     where m.id = any(${`{${messageIds.join(',')}}`}::uuid[])
       and p.received_at >= m.created_at and p.received_at < now() - make_interval(secs => ${settledMs / 1000})
       and not ${hasHolder}

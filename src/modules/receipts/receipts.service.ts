@@ -11,11 +11,12 @@ import {
   applyFinal, applyFinalBatch, findHolder, lockMessage, lockOverdue, markSegment, receiptKey, segmentStates,
 } from './receipts.repo.ts';
 import {
-  deleteParked, ORPHAN_AFTER_MS, lockParked, orphanStats, parkedAmong, parkedWithHolder, parkReceipt, purgeOrphans, sameHandset,
+  deleteParked, ORPHAN_AFTER_MS, lockParked, orphanStats, parkedAmong, parkedWithHolder, parkReceipt, purgeOrphans,
   type ParkedExtra, type ParkedReceipt, type SmscRef,
 } from './parked.repo.ts';
 import { createRecentReceipts } from './recent-receipts.ts';
 import { settleFirstCopies } from './first-copy.ts';
+import { sameHandset } from './handset.ts';
 import { DEFAULT_CARRIER } from '../../carrier/carrier.ts';
 import { endWithoutReceipt } from './end-without-receipt.ts';
 import { createIntermediateReceipts } from './intermediate.ts';

@@ -157,7 +157,8 @@ export const pendingReceipts = pgTable('pending_receipts', {
   smscMessageId: text('smsc_message_id').notNull(),
   receipt: jsonb('receipt').notNull(),
   receivedAt: ts('received_at').notNull().defaultNow(),
-  // the handset it reports on (digits of the deliver_sm's source_addr): a resent message's first copy is found by it
+  // the handset it reports on, as its key (the last eight digits of the deliver_sm's source_addr, receipts/handset.ts):
+  // a resent message's first copy is found by it
   recipient: text('recipient'),
   // the id's other readings while the carrier has not learnt its id forms (hex or decimal)
   otherIds: text('other_ids').array(),
