@@ -216,8 +216,12 @@ describe('turning it off', () => {
     const o = await owner();
     const invited = await sessionCall(t.app, o.session, 'POST', '/team', { email: `member-${randomUUID()}@cafe.test`, can_billing: false });
     const member = { email: (invited.body.user as { email: string }).email, accountId: o.accountId, apiKey: o.apiKey, session: await acceptInvite(t.app, invited.body.invite_link as string) };
+    const teamFlag = async () => ((await call(t.app, o.apiKey, 'GET', '/team')).body.users as Array<{ id: string; two_factor: boolean }>)
+      .find((u) => u.id === member.session.userId)!.two_factor;
+    expect(await teamFlag()).toBe(false);
     await enrolled(member);
     await enrolled(o);
+    expect(await teamFlag()).toBe(true);
     expect((await sessionCall(t.app, member.session, 'DELETE', `/team/${o.session.userId}/two-factor`)).body.code).toBe('permission_denied');
     expect((await sessionCall(t.app, o.session, 'DELETE', `/team/${o.session.userId}/two-factor`)).body.code).toBe('forbidden');
     const made = await sessionCall(t.app, o.session, 'POST', '/team', { email: `admin-${randomUUID()}@cafe.test`, role: 'admin' });
@@ -228,6 +232,7 @@ describe('turning it off', () => {
     expect((await login(member.email)).statusCode).toBe(202);
     expect((await sessionCall(t.app, o.session, 'DELETE', `/team/${member.session.userId}/two-factor`)).status).toBe(200);
     expect((await login(member.email)).statusCode).toBe(200);
+    expect(await teamFlag()).toBe(false);
     // A key with the manage scope can reset the owner's (the way back for an owner who lost their device).
     expect((await call(t.app, o.apiKey, 'DELETE', `/team/${o.session.userId}/two-factor`)).status).toBe(200);
     expect((await login(o.email)).statusCode).toBe(200);

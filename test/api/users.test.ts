@@ -29,7 +29,7 @@ describe('sub-account users', () => {
       success: true, email_sent: false, invite_link: expect.stringMatching(/\/app\/invite#[\w-]+$/),
       user: {
         id: expect.any(String), email: 'ann@acme.test', name: 'Ann', can_send: true, can_billing: true, role: 'owner', status: 'active', source: 'direct',
-        created_at: expect.any(String), invited_at: expect.any(String),
+        two_factor: false, created_at: expect.any(String), invited_at: expect.any(String),
       },
     });
     const dup = await call(t.app, parent.apiKey, 'POST', `/account/${childId}/users`, { email: 'ANN@acme.test' });

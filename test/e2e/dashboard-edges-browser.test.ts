@@ -2,10 +2,14 @@
 // (the server's fault answered by "Try again", an ended session by "Sign in again"), labels in words and the link
 // to the API reference; axe (serious or critical) at desktop and phone sizes.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { generate } from 'otplib';
 import { useTasmanInChromium } from '../support/browser-app.ts';
 import { haveChromium, screenshot, seriousViolations } from '../support/browser.ts';
 
 const PASSWORD = 'harbour-lights-at-seven';
+
+// A code for the step after now's: accepted (one step ahead is allowed), and never one an earlier call spent.
+const nextCode = (secret: string) => generate({ secret, epoch: (Math.floor(Date.now() / 30_000) + 1) * 30 });
 
 describe.skipIf(!haveChromium)('the dashboard\'s edges in a browser', () => {
   const s = useTasmanInChromium('tasman-edges-');
@@ -20,6 +24,25 @@ describe.skipIf(!haveChromium)('the dashboard\'s edges in a browser', () => {
       await screenshot(s.page, `${name}-${label}`);
     }
     await s.page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  /** A member invited with the API key who turns on a second factor through the API, as their browser would. */
+  async function memberWithSecondFactor(email: string) {
+    const json = { 'content-type': 'application/json' };
+    const invited = await (await fetch(`${s.proc.url}/team`, {
+      method: 'POST', headers: { authorization: `Bearer ${created.api_key}`, ...json }, body: JSON.stringify({ email, can_send: true }),
+    })).json() as { invite_link: string };
+    const accepted = await fetch(`${s.proc.url}/invites/accept`, {
+      method: 'POST', headers: json, body: JSON.stringify({ token: new URL(invited.invite_link).hash.slice(1), password: PASSWORD }),
+    });
+    const cookie = accepted.headers.getSetCookie().find((c) => c.startsWith('tasman_session='))!.split(';')[0]!;
+    const asMember = { ...json, cookie, 'x-csrf-token': ((await accepted.json()) as { csrf_token: string }).csrf_token };
+    const { secret } = await (await fetch(`${s.proc.url}/two-factor/enrol`, { method: 'POST', headers: asMember, body: '{}' })).json() as { secret: string };
+    const confirmed = await fetch(`${s.proc.url}/two-factor/confirm`, { method: 'POST', headers: asMember, body: JSON.stringify({ code: await nextCode(secret) }) });
+    expect(confirmed.status).toBe(200);
+    return {
+      signIn: async () => (await fetch(`${s.proc.url}/session`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: PASSWORD }) })).status,
+    };
   }
 
   beforeAll(async () => {
@@ -170,5 +193,36 @@ describe.skipIf(!haveChromium)('the dashboard\'s edges in a browser', () => {
       await axeAtBothSizes(`dark-${path || 'overview'}`);
     }
     await s.page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('two-factor set-up shows a QR code; the owner resets a member\'s second factor from Team, after confirming', async () => {
+    await s.page.goto(`${s.proc.url}/app/security`);
+    await heading('Security');
+    await s.page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    const qr = s.page.getByRole('img', { name: /^QR code for setting up Tasman/ });
+    await qr.waitFor();
+    const secret = (await s.page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
+    expect(await qr.getAttribute('aria-label')).toContain(secret.slice(0, 4));
+    const box = (await qr.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(150);
+    await axeAtBothSizes('security-qr');
+    await s.page.getByLabel('Authentication code').fill(await nextCode(secret));
+    await s.page.getByRole('button', { name: 'Turn on' }).click();
+    await s.page.getByRole('list', { name: 'Recovery codes' }).waitFor();
+
+    const member = await memberWithSecondFactor('reception@edges.test');
+    await s.page.goto(`${s.proc.url}/app/team`);
+    await heading('Team');
+    const row = s.page.getByRole('table', { name: 'Team members' }).getByRole('row').filter({ hasText: 'reception@edges.test' });
+    await row.getByRole('cell', { name: 'On', exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Reset two-factor authentication of reception@edges.test' }).click();
+    const dialog = s.page.getByRole('dialog', { name: 'Reset two-factor authentication of reception@edges.test' });
+    await dialog.getByText('lost their phone').waitFor();
+    await axeAtBothSizes('team-reset-two-factor');
+    expect(await member.signIn()).toBe(202);
+    await dialog.getByRole('button', { name: 'Reset two-factor authentication' }).click();
+    await row.getByRole('cell', { name: 'Off', exact: true }).waitFor();
+    expect(await dialog.count()).toBe(0);
+    expect(await member.signIn()).toBe(200);
   });
 });

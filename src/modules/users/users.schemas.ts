@@ -17,6 +17,7 @@ export const User = Type.Object({
   role: Role,
   status: Type.String({ description: 'active' }),
   source: Type.String({ description: 'direct, or parent for a member of the parent account' }),
+  two_factor: Type.Boolean({ description: 'They sign in with a second factor (an authenticator app); the owner or an admin resets it with DELETE /team/{id}/two-factor' }),
   created_at: described(Timestamp, 'When they were invited'),
   invited_at: described(Timestamp, 'The same instant as created_at (the name some client libraries read)'),
 }, { description: 'A dashboard user' });
@@ -53,7 +54,7 @@ export const AccessUpdate = Type.Object({
 }, { description: 'The settings to change; the ones left out keep their value' });
 
 export const USER_EXAMPLE = {
-  id: EX.user, email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false, role: 'member', status: 'active', source: 'direct',
+  id: EX.user, email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false, role: 'member', status: 'active', source: 'direct', two_factor: false,
   created_at: EX.created, invited_at: EX.created,
 };
 export const INVITED_EXAMPLE = {

@@ -45,7 +45,7 @@ const audit = (tx: Executor, c: TeamChange) => record(tx, {
 
 const view = (u: UserRow, source = u.source) => ({
   id: u.id, email: u.email, name: u.name, can_send: u.canSend, can_billing: u.canBilling, role: u.role, status: u.status, source,
-  created_at: u.createdAt.toISOString(), invited_at: u.createdAt.toISOString(),
+  two_factor: u.totpEnabledAt !== null, created_at: u.createdAt.toISOString(), invited_at: u.createdAt.toISOString(),
 });
 
 // Team members of an account and their roles (docs/permissions.md). A sub-account's team is its direct members

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, get, post } from '../lib/api.ts';
 import type { SessionInfo } from '../session.ts';
+import { qrModules, qrPath } from '../lib/qr.ts';
 import { Button, Card, ErrorText, Input, Loading, Notice, Page } from '../ui.tsx';
 
 interface TwoFactorStatus { enabled: boolean; pending: boolean; recovery_codes_left: number }
@@ -11,7 +12,22 @@ const fieldError = (err: unknown, field: string) => (err instanceof ApiError ? e
 // The secret in groups of four, as authenticator apps show it; the app ignores the spaces.
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
-/** Enrolment: the secret as text and as an otpauth link, then the app's first code turns it on. */
+/**
+ * The otpauth URI as a QR code, drawn in the page as SVG (no image URL, so the dashboard's CSP allows it), black on
+ * white whatever the theme: scanners need the contrast.
+ */
+function QrCode({ text, label }: { text: string; label: string }) {
+  const modules = useMemo(() => qrModules(text), [text]);
+  return (
+    <svg role="img" aria-label={label} data-testid="totp-qr" viewBox={`0 0 ${modules.length} ${modules.length}`}
+      className="mt-2 h-48 w-48" shapeRendering="crispEdges">
+      <rect width={modules.length} height={modules.length} fill="#fff" />
+      <path d={qrPath(modules)} fill="#000" />
+    </svg>
+  );
+}
+
+/** Enrolment: the secret as a QR code, as text and as an otpauth link, then the app's first code turns it on. */
 function Enrol({ onDone }: { onDone: (codes: string[]) => void }) {
   const [code, setCode] = useState('');
   const start = useMutation({ mutationFn: () => post<Enrolment>('/two-factor/enrol') });
@@ -37,8 +53,9 @@ function Enrol({ onDone }: { onDone: (codes: string[]) => void }) {
     <div className="space-y-4">
       <ol className="list-decimal space-y-3 pl-5 text-sm">
         <li>
-          In your authenticator app, add an account with this setup key (time-based), or open the link on the phone
-          that has the app.
+          Scan this QR code with your authenticator app, or add an account with the setup key (time-based), or open
+          the link on the phone that has the app.
+          <QrCode text={start.data.otpauth_uri} label={`QR code for setting up Tasman in an authenticator app (setup key ${grouped(start.data.secret)})`} />
           <dl className="mt-2 space-y-2">
             <div>
               <dt className="font-medium">Setup key</dt>
@@ -125,8 +142,9 @@ export default function SecurityPage({ session }: { session: SessionInfo }) {
           </div>
         )}
         <p className="mt-4 text-sm text-slate-700">
-          Lost your phone and your recovery codes? The account owner (a member with billing permission) or an API key
-          with the manage scope can reset it: <code>DELETE /team/&#123;id&#125;/two-factor</code>.
+          {session.user.role === 'owner'
+            ? <>Lost your phone and your recovery codes? As the owner, nobody else on the team can reset yours: keep the codes safe. An API key holding every scope can reset it (see the <a className="underline" href="/docs/">API reference</a>, Team).</>
+            : <>Lost your phone and your recovery codes? Ask the owner or an admin: they reset it on the Team page (Reset two-factor), and you then sign in with your password and set it up again.</>}
         </p>
       </Card>
     </Page>

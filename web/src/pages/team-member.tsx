@@ -71,3 +71,24 @@ export function RemoveMember({ user, onDone, onCancel }: { user: Member; onDone:
     </Card>
   );
 }
+
+/** The confirmation before turning off a member's second factor (they lost their phone and their recovery codes). */
+export function ResetTwoFactor({ user, onDone, onCancel }: { user: { id: string; email: string }; onDone: () => void; onCancel: () => void }) {
+  const reset = useMutation({ mutationFn: () => del(`/team/${user.id}/two-factor`), onSuccess: onDone });
+  return (
+    <Card title={`Reset ${user.email}'s two-factor authentication?`}>
+      <div role="dialog" aria-label={`Reset two-factor authentication of ${user.email}`} className="space-y-3">
+        <p className="text-sm">
+          Do this when they have lost their phone and their recovery codes. Their authenticator app stops working for
+          Tasman and their recovery codes are deleted; they then sign in with their password alone and set it up again
+          on the Security page. Make sure it is really them asking.
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <Button kind="danger" onClick={() => reset.mutate()} disabled={reset.isPending}>Reset two-factor authentication</Button>
+          <Button kind="secondary" onClick={onCancel}>Cancel</Button>
+        </div>
+        <ErrorText error={reset.error} retry={() => reset.mutate()} />
+      </div>
+    </Card>
+  );
+}

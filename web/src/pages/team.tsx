@@ -6,9 +6,9 @@ import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, Page, Secret, Select } from '../ui.tsx';
 import { abilities, ROLE_WORDS, whyNot, type Permission, type Role } from './team-words.ts';
-import { ChangeMember, RemoveMember } from './team-member.tsx';
+import { ChangeMember, RemoveMember, ResetTwoFactor } from './team-member.tsx';
 
-export interface User { id: string; email: string; name: string | null; can_send: boolean; can_billing: boolean; role: Role; source: string; created_at: string }
+export interface User { id: string; email: string; name: string | null; can_send: boolean; can_billing: boolean; role: Role; source: string; created_at: string; two_factor?: boolean }
 
 const ALL: Permission[] = ['read', 'send', 'billing', 'manage'];
 
@@ -59,8 +59,8 @@ export function InviteForm({ path, onDone, mine = ALL }: { path: string; onDone:
 }
 
 /** Members with their role and what they can do in words; actions only where the signed-in user may act. */
-export function UserTable({ users, reasonFor, onRemove, onChange }: {
-  users: User[]; reasonFor?: (u: User) => string | null; onRemove?: (u: User) => void; onChange?: (u: User) => void;
+export function UserTable({ users, reasonFor, onRemove, onChange, onResetTwoFactor }: {
+  users: User[]; reasonFor?: (u: User) => string | null; onRemove?: (u: User) => void; onChange?: (u: User) => void; onResetTwoFactor?: (u: User) => void;
 }) {
   const col = createColumnHelper<User>();
   const why = (u: User) => reasonFor?.(u) ?? (u.source === 'parent' ? 'A member of the parent account' : u.role === 'owner' ? 'The owner: nobody can remove them' : null);
@@ -69,6 +69,7 @@ export function UserTable({ users, reasonFor, onRemove, onChange }: {
     col.accessor('name', { header: 'Name', cell: (c) => c.getValue() ?? '—' }),
     col.accessor('role', { header: 'Role', cell: (c) => ROLE_WORDS[c.getValue()] ?? c.getValue() }),
     col.display({ id: 'perms', header: 'Can', cell: (c) => abilities(c.row.original) }),
+    col.accessor('two_factor', { header: 'Two-factor', cell: (c) => (c.getValue() === undefined ? '—' : c.getValue() ? 'On' : 'Off') }),
     col.accessor('created_at', { header: 'Added', cell: (c) => <When iso={c.getValue()} /> }),
     col.display({
       id: 'actions', header: 'Actions',
@@ -77,8 +78,9 @@ export function UserTable({ users, reasonFor, onRemove, onChange }: {
         const reason = why(u);
         if (reason) return <span className="text-sm text-slate-600">{reason}</span>;
         return (
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             {onChange && <Button kind="secondary" onClick={() => onChange(u)} aria-label={`Change ${u.email}`}>Change</Button>}
+            {onResetTwoFactor && u.two_factor && <Button kind="secondary" onClick={() => onResetTwoFactor(u)} aria-label={`Reset two-factor authentication of ${u.email}`}>Reset two-factor</Button>}
             {onRemove && <Button kind="danger" onClick={() => onRemove(u)} aria-label={`Remove ${u.email}`}>Remove</Button>}
           </div>
         );
@@ -109,10 +111,11 @@ export default function TeamPage({ session }: { session: SessionInfo }) {
   const qc = useQueryClient();
   const [changing, setChanging] = useState<User | null>(null);
   const [removing, setRemoving] = useState<User | null>(null);
+  const [resetting, setResetting] = useState<User | null>(null);
   const team = useQuery({ queryKey: ['team'], queryFn: () => get<{ users: User[] }>('/team') });
   const me = { id: session.user.id, permissions: session.user.permissions };
   const refresh = () => {
-    setChanging(null); setRemoving(null);
+    setChanging(null); setRemoving(null); setResetting(null);
     void qc.invalidateQueries({ queryKey: ['team'] });
     void qc.invalidateQueries({ queryKey: ['session'] });
     void qc.invalidateQueries({ queryKey: ['keys'] });
@@ -130,10 +133,11 @@ export default function TeamPage({ session }: { session: SessionInfo }) {
           : <p className="text-sm text-slate-700">Only admins and the owner invite people. Ask one of them to add your colleague.</p>}
       </Card>
       <ErrorText error={team.error} />
-      {team.isPending ? <Loading /> : <UserTable users={users} reasonFor={(u) => whyNot(me, u)} onChange={(u) => { setRemoving(null); setChanging(u); }}
-        onRemove={(u) => { setChanging(null); setRemoving(u); }} />}
+      {team.isPending ? <Loading /> : <UserTable users={users} reasonFor={(u) => whyNot(me, u)} onChange={(u) => { setRemoving(null); setResetting(null); setChanging(u); }}
+        onRemove={(u) => { setChanging(null); setResetting(null); setRemoving(u); }} onResetTwoFactor={(u) => { setChanging(null); setRemoving(null); setResetting(u); }} />}
       {changing && <ChangeMember user={changing} mine={me.permissions} onDone={refresh} onCancel={() => setChanging(null)} />}
       {removing && <RemoveMember user={removing} onDone={refresh} onCancel={() => setRemoving(null)} />}
+      {resetting && <ResetTwoFactor user={resetting} onDone={refresh} onCancel={() => setResetting(null)} />}
       {session.user.role === 'owner' && (
         <Card title="Hand the account over">
           <TransferOwnership admins={users.filter((u) => u.role === 'admin' && u.source !== 'parent')} onDone={refresh} />
