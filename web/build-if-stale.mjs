@@ -24,6 +24,13 @@ if (!existsSync(vite)) {
   console.warn('dashboard: vite is not installed (production install?), so web/dist was not built');
   process.exit(0);
 }
+// The API types the pages are checked against, from the app's schemas (scripts/api-schema.ts; rewritten only when
+// they changed). A source checkout without tsx (no dev dependencies) builds with the committed ones.
+const tsx = path.join(web, '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
+if (existsSync(tsx)) {
+  const gen = spawnSync(process.execPath, [tsx, path.join(web, '..', 'scripts', 'api-schema.ts')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (gen.status !== 0) process.exit(gen.status ?? 1);
+}
 const run = spawnSync(process.execPath, [vite, 'build', '--config', path.join(web, 'vite.config.ts'), '--logLevel', 'warn'], { stdio: 'inherit' });
 if (run.status !== 0) process.exit(run.status ?? 1);
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Navigate, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { del } from './lib/api.ts';
+import { DELETE } from './lib/api.ts';
 import { useSession, type SessionInfo } from './session.ts';
 import { Loading } from './ui.tsx';
 import { useAccountSettings } from './settings.ts';
@@ -71,7 +71,7 @@ function Shell({ session }: { session: SessionInfo }) {
   const zone = useAccountSettings().settings.time_zone;
   const unread = useUnreadReplies();
   const signOut = async () => {
-    await del('/session').catch(() => undefined);
+    await DELETE('/session').catch(() => undefined);
     qc.clear();
     navigate('/login');
   };

@@ -2,17 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQuery, keepPreviousData } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { get, withQuery } from '../lib/api.ts';
+import { GET, withQuery, type QueryOf, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, DataTable, Empty, ErrorText, Input, Loading, Page, Pager, Select, Status } from '../ui.tsx';
 import { ScheduledMessages } from './scheduled.tsx';
 
-export interface MessageItem {
-  id: string; recipient: string; sender: string; body: string | null; status: string; parts: number; campaign_id: string | null;
-  created_at: string; sent_at: string | null; scheduled_at: string | null; error_code: string | null; error_message: string | null;
-  delivery_receipt: { status: string; received_at: string; error_code: string | null } | null;
-}
+export type MessageItem = Res<'/messages'>['messages'][number];
 
 const col = createColumnHelper<MessageItem>();
 const columns = [
@@ -43,7 +39,7 @@ function MessageCards({ messages }: { messages: MessageItem[] }) {
   );
 }
 
-interface Filters { q?: string; to?: string; status?: string; date_from?: string; date_to?: string }
+type Filters = Pick<QueryOf<'/messages'>, 'q' | 'to' | 'status' | 'date_from' | 'date_to'>;
 
 export default function MessagesPage({ session }: { session: SessionInfo }) {
   const [filters, setFilters] = useState<Filters>({});
@@ -53,7 +49,7 @@ export default function MessagesPage({ session }: { session: SessionInfo }) {
   const page = cursors.length - 1;
   const list = useQuery({
     queryKey: ['messages', filters, cursors[page]],
-    queryFn: () => get<{ messages: MessageItem[]; next_cursor: string | null }>('/messages', { ...filters, limit: 25, cursor: cursors[page] }),
+    queryFn: () => GET('/messages', { params: { query: { ...filters, limit: 25, cursor: cursors[page] } } }),
     placeholderData: keepPreviousData,
     refetchInterval: 5000,
   });
@@ -65,7 +61,7 @@ export default function MessagesPage({ session }: { session: SessionInfo }) {
       <form onSubmit={search} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6 lg:items-end" role="search">
         <Input label="Text contains" value={draft.q ?? ''} onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
         <Input label="Number" value={draft.to ?? ''} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
-        <Select label="Status" value={draft.status ?? ''} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
+        <Select label="Status" value={draft.status ?? ''} onChange={(e) => setDraft({ ...draft, status: (e.target.value || undefined) as Filters['status'] })}>
           <option value="">Any</option>
           {['queued', 'scheduled', 'sent', 'delivered', 'failed', 'cancelled'].map((s) => <option key={s}>{s}</option>)}
         </Select>

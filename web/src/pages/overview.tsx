@@ -1,7 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { get } from '../lib/api.ts';
+import { GET, type Res } from '../lib/api.ts';
 import { percent } from '../lib/format.ts';
 import { figureLabel } from '../lib/words.ts';
 import { When, useZone } from '../zone.tsx';
@@ -9,9 +9,8 @@ import { DayChart, dailySeries } from '../chart.tsx';
 import { Card, Empty, ErrorText, Loading, Page, Stat } from '../ui.tsx';
 import { ServiceStatusList, useServiceStatus } from './status-panel.tsx';
 
-export interface Daily { from: string; to: string; days: Array<{ day: string; total: number; sent: number; delivered: number; failed: number }> }
-export interface Usage { from: string; to: string; summary: { messages: { total: number; parts: number; sent: number; delivered: number; failed: number }; credits_consumed: number; inbound: number; optouts: number } }
-interface InboxList { messages: Array<{ id: string; from: string; to: string; body: string | null; received_at: string; is_optout: boolean }>; total: number }
+export type Daily = Res<'/report/daily'>;
+export type Usage = Res<'/report'>;
 
 /** A figure once loaded; "Unavailable" (explained above the cards) when its call failed, never a "…" that stays. */
 function shown<T>(q: { data: T | undefined; isError: boolean }, pick: (d: T) => ReactNode): ReactNode {
@@ -31,11 +30,11 @@ export function SydneyDays() {
 export function OverviewPage() {
   const today = sydneyToday();
   const monthStart = `${today.slice(0, 8)}01`;
-  const balance = useQuery({ queryKey: ['balance'], queryFn: () => get<{ credits: number }>('/balance') });
-  const todayReport = useQuery({ queryKey: ['report', today, today], queryFn: () => get<Usage>('/report', { from: today, to: today }) });
-  const month = useQuery({ queryKey: ['report', monthStart, today], queryFn: () => get<Usage>('/report', { from: monthStart, to: today }) });
-  const daily = useQuery({ queryKey: ['daily'], queryFn: () => get<Daily>('/report/daily') });
-  const inbox = useQuery({ queryKey: ['inbox', 'recent'], queryFn: () => get<InboxList>('/inbox', { limit: 5 }) });
+  const balance = useQuery({ queryKey: ['balance'], queryFn: () => GET('/balance') });
+  const todayReport = useQuery({ queryKey: ['report', today, today], queryFn: () => GET('/report', { params: { query: { from: today, to: today } } }) });
+  const month = useQuery({ queryKey: ['report', monthStart, today], queryFn: () => GET('/report', { params: { query: { from: monthStart, to: today } } }) });
+  const daily = useQuery({ queryKey: ['daily'], queryFn: () => GET('/report/daily') });
+  const inbox = useQuery({ queryKey: ['inbox', 'recent'], queryFn: () => GET('/inbox', { params: { query: { limit: 5 } } }) });
   const status = useServiceStatus();
   const series = useMemo(() => dailySeries(daily.data?.days ?? []), [daily.data]);
   const days = useMemo(() => daily.data?.days.map((d) => d.day) ?? [], [daily.data]);
