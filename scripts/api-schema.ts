@@ -54,9 +54,39 @@ function withoutProse(value: unknown, keysAreNames = false): unknown {
   return out;
 }
 
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A TypeBox field with a default is listed as required, but a client may leave it out: the server fills it in. */
+function defaultsOptional(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(defaultsOptional);
+  if (!isObject(schema)) return schema;
+  const out: Json = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, defaultsOptional(v)]));
+  const props = isObject(schema.properties) ? schema.properties : {};
+  if (Array.isArray(schema.required)) out.required = schema.required.filter((name) => !(isObject(props[name]) && 'default' in props[name]));
+  return out;
+}
+
+/** What a client sends, with defaulted parameters and body fields optional (answers are left as they are). */
+function requestDefaultsOptional(paths: Json): Json {
+  const out: Json = {};
+  for (const [url, item] of Object.entries(paths)) {
+    out[url] = Object.fromEntries(Object.entries(item as Json).map(([method, op]) => {
+      if (!isObject(op)) return [method, op];
+      const parameters = Array.isArray(op.parameters)
+        ? op.parameters.map((p: Json) => (isObject(p.schema) && 'default' in p.schema ? { ...p, required: false } : p))
+        : op.parameters;
+      const requestBody = op.requestBody === undefined ? undefined : defaultsOptional(op.requestBody);
+      return [method, { ...op, ...(parameters ? { parameters } : {}), ...(requestBody ? { requestBody } : {}) }];
+    }));
+  }
+  return out;
+}
+
 /** The text of api-schema.d.ts for a document. */
 export async function apiSchemaText(doc: OpenAPI3): Promise<string> {
-  const typesOnly = { openapi: doc.openapi, info: { title: doc.info.title, version: doc.info.version }, paths: withoutProse(doc.paths, true), components: withoutProse(doc.components ?? {}) };
+  const paths = requestDefaultsOptional(withoutProse(doc.paths, true) as Json);
+  const typesOnly = { openapi: doc.openapi, info: { title: doc.info.title, version: doc.info.version }, paths, components: withoutProse(doc.components ?? {}) };
   return BANNER + astToString(await openapiTS(typesOnly as OpenAPI3));
 }
 

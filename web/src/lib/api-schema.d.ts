@@ -1299,10 +1299,10 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
+                query?: {
                     q?: string;
-                    limit: number;
-                    offset: number;
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;
@@ -2082,12 +2082,12 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
+                query?: {
                     q?: string;
                     abn?: string;
                     account_id?: string;
-                    limit: number;
-                    offset: number;
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;
@@ -2299,13 +2299,13 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
+                query?: {
                     q?: string;
                     country?: "AU" | "NZ";
                     account_id?: string;
                     status?: "pool" | "held";
-                    limit: number;
-                    offset: number;
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;
@@ -2522,12 +2522,12 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
+                query?: {
                     account_id?: string;
                     prefix?: string;
                     status?: "active" | "revoked";
-                    limit: number;
-                    offset: number;
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;
@@ -5120,9 +5120,9 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
-                    limit: number;
-                    offset: number;
+                query?: {
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;
@@ -5233,9 +5233,9 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
-                    limit: number;
-                    offset: number;
+                query?: {
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path: {
@@ -6593,12 +6593,12 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
+                query?: {
                     status?: "pending" | "delivered" | "failed";
                     event?: "message.dlr" | "message.inbound" | "message.click";
                     message_id?: string;
-                    limit: number;
-                    offset: number;
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;
@@ -11477,10 +11477,10 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
+                query?: {
                     country?: "AU" | "NZ";
-                    limit: number;
-                    offset: number;
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;

@@ -2,15 +2,16 @@ import { useState } from 'react';
 import { Link, Route, Routes, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { del, get } from '../lib/api.ts';
+import { DELETE, GET, type Res } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
 import { When } from '../zone.tsx';
 import { useAccountSettings } from '../settings.ts';
 import { Button, Card, DataTable, ErrorText, Loading, Notice, Page, Pager, Status } from '../ui.tsx';
-import type { MessageItem } from './messages.tsx';
 
-interface Stats { total: number; queued: number; sent: number; delivered: number; failed: number; scheduled?: number; cancelled?: number }
-interface Campaign { id: string; name: string | null; message_body: string | null; status: string; recipient_count: number; total_credits: number; created_at: string; scheduled_at?: string | null; stats: Stats }
+type Campaign = Res<'/campaigns'>['campaigns'][number];
+type Detail = Res<'/campaign/{id}'>;
+type Stats = Detail['stats'];
+type CampaignMessage = Detail['messages'][number];
 
 const PAGE = 25;
 const col = createColumnHelper<Campaign>();
@@ -26,7 +27,7 @@ const columns = [
 function CampaignList() {
   const [page, setPage] = useState(0);
   const q = useQuery({
-    queryKey: ['campaigns', page], queryFn: () => get<{ campaigns: Campaign[] }>('/campaigns', { limit: PAGE, offset: page * PAGE }),
+    queryKey: ['campaigns', page], queryFn: () => GET('/campaigns', { params: { query: { limit: PAGE, offset: page * PAGE } } }),
     placeholderData: keepPreviousData, refetchInterval: 5000,
   });
   return (
@@ -39,18 +40,18 @@ function CampaignList() {
   );
 }
 
-const mcol = createColumnHelper<Omit<MessageItem, 'delivery_receipt'>>();
+const mcol = createColumnHelper<CampaignMessage>();
 const messageColumns = [
   mcol.accessor('recipient', { header: 'To', cell: (c) => <Link className="underline" to={`/messages/${c.row.original.id}`}>{c.getValue()}</Link> }),
   mcol.accessor('status', { header: 'Status', cell: (c) => <Status value={c.getValue()} /> }),
   mcol.accessor('body', { header: 'Message', cell: (c) => <span className="line-clamp-2 max-w-xs">{c.getValue() ?? '(removed)'}</span> }),
 ];
 
-function CancelSchedule({ id, campaign, stats }: { id: string; campaign: Campaign; stats: Stats }) {
+function CancelSchedule({ id, campaign, stats }: { id: string; campaign: Detail['campaign']; stats: Stats }) {
   const qc = useQueryClient();
   const { settings } = useAccountSettings();
   const cancel = useMutation({
-    mutationFn: () => del<{ cancelled: number; credits_refunded: number }>(`/campaign/${id}/schedule`),
+    mutationFn: () => DELETE('/campaign/{id}/schedule', { params: { path: { id } } }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['campaign', id] }); void qc.invalidateQueries({ queryKey: ['balance'] }); },
   });
   return (
@@ -68,7 +69,7 @@ function CampaignDetail() {
   const [page, setPage] = useState(0);
   const q = useQuery({
     queryKey: ['campaign', id, page],
-    queryFn: () => get<{ campaign: Campaign; stats: Stats; messages: Array<Omit<MessageItem, 'delivery_receipt'>> }>(`/campaign/${id}`, { limit: PAGE, offset: page * PAGE }),
+    queryFn: () => GET('/campaign/{id}', { params: { path: { id }, query: { limit: PAGE, offset: page * PAGE } } }),
     placeholderData: keepPreviousData,
     // Progress updates while sending.
     refetchInterval: (query) => (query.state.data?.campaign.status === 'completed' && query.state.data.stats.sent === 0 ? false : 2000),

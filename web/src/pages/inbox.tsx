@@ -1,12 +1,11 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, get, post } from '../lib/api.ts';
+import { ApiError, GET, POST, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, Empty, ErrorText, Input, Loading, Notice, Page, Pager, TextArea } from '../ui.tsx';
-import type { MessageItem } from './messages.tsx';
 
-interface Inbound { id: string; from: string; to: string; body: string | null; received_at: string; is_optout: boolean; unread: boolean }
+type Inbound = Res<'/inbox'>['messages'][number];
 interface Entry { id: string; direction: 'in' | 'out'; body: string | null; at: string; status?: string; service: string }
 
 const PAGE = 50;
@@ -17,7 +16,7 @@ export default function InboxPage({ session }: { session: SessionInfo }) {
   const [selected, setSelected] = useState<string | null>(null);
   const inbox = useQuery({
     queryKey: ['inbox', page, filter],
-    queryFn: () => get<{ messages: Inbound[]; total: number }>('/inbox', { limit: PAGE, offset: page * PAGE, from: filter }),
+    queryFn: () => GET('/inbox', { params: { query: { limit: PAGE, offset: page * PAGE, from: filter } } }),
     // No polling of its own: the shell watches the unread count and refetches this list when a reply arrives.
   });
   // Conversations: one per customer number, newest first.
@@ -68,7 +67,7 @@ function useMarkRead(number: string | null, msgs: Inbound[], canSend: boolean) {
   useEffect(() => {
     if (!number || !newest || !canSend || done.current.has(newest)) return;
     done.current.add(newest);
-    void post<{ unread_total: number }>(`/conversations/${encodeURIComponent(number)}/read`).then((r) => {
+    void POST('/conversations/{number}/read', { params: { path: { number } } }).then((r) => {
       qc.setQueryData(['unread'], r.unread_total);
       void qc.invalidateQueries({ queryKey: ['inbox'] });
     }, () => done.current.delete(newest));
@@ -80,10 +79,10 @@ function Thread({ number, inbound, canSend }: { number: string; inbound: Inbound
   const [reply, setReply] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [sent, setSent] = useState(false);
-  const numbers = useQuery({ queryKey: ['numbers'], queryFn: () => get<{ numbers: Array<{ number: string }> }>('/numbers') });
+  const numbers = useQuery({ queryKey: ['numbers'], queryFn: () => GET('/numbers') });
   const outbound = useQuery({
     queryKey: ['messages', { to: number }],
-    queryFn: () => get<{ messages: MessageItem[] }>('/messages', { to: number, limit: 50 }),
+    queryFn: () => GET('/messages', { params: { query: { to: number, limit: 50 } } }),
     refetchInterval: 5000,
   });
   // Both directions in time order.
@@ -99,7 +98,7 @@ function Thread({ number, inbound, canSend }: { number: string; inbound: Inbound
       // Reply from the number they wrote to when it is one of ours; else the default (the shared number they wrote to).
       const service = inbound[0]?.to;
       const ours = service && numbers.data?.numbers.some((n) => n.number === service);
-      await post('/send', { to: number, message: reply, ...(ours ? { sender: service } : {}) });
+      await POST('/send', { body: { to: number, message: reply, ...(ours ? { sender: service } : {}) } });
       setReply('');
       setSent(true);
       void qc.invalidateQueries({ queryKey: ['messages'] });

@@ -1,22 +1,19 @@
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { del, get } from '../lib/api.ts';
+import { DELETE, GET, type Res } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
 import type { SessionInfo } from '../session.ts';
 import { useAccountSettings } from '../settings.ts';
 import { Button, Card, ErrorText, Loading, Notice, Page, Status } from '../ui.tsx';
-import type { MessageItem } from './messages.tsx';
 import type { WebhookDelivery } from './webhooks.tsx';
 
-/** Tracked links: present once link tracking is on the server. */
-interface TrackedLink { url: string; short_url: string; clicks: number; first_clicked_at: string | null }
-type Detail = { message: Omit<MessageItem, 'delivery_receipt'> & { links?: TrackedLink[] }; delivery_receipt: MessageItem['delivery_receipt'] };
+type Detail = Res<'/message/{id}'>;
 type Step = { label: string; at: string | null; note?: string | undefined; bad?: boolean };
 
 const FINAL = ['delivered', 'failed', 'cancelled'];
 
 /** The message's life in order: accepted, scheduled, submitted, its receipt, and every webhook attempt about it. */
-export function timeline(m: Detail['message'], r: Detail['delivery_receipt'], deliveries: WebhookDelivery[], zone: string): Step[] {
+export function timeline({ message: m, delivery_receipt: r, links }: Detail, deliveries: WebhookDelivery[], zone: string): Step[] {
   const steps: Step[] = [{ label: 'Accepted', at: m.created_at, note: `${m.parts} part(s) charged` }];
   if (m.scheduled_at) steps.push({ label: `Scheduled for ${dateTime(m.scheduled_at, zone)}`, at: m.created_at, note: zone });
   if (m.status === 'cancelled') steps.push({ label: m.error_code === 'opted_out' ? 'Cancelled: the recipient opted out' : 'Cancelled', at: null, note: 'credits returned', bad: true });
@@ -31,7 +28,7 @@ export function timeline(m: Detail['message'], r: Detail['delivery_receipt'], de
     }));
     if (d.status === 'pending') steps.push({ label: `Webhook ${d.event}: next attempt`, at: d.next_attempt_at });
   }
-  for (const l of m.links ?? []) if (l.first_clicked_at) steps.push({ label: `Link clicked: ${l.url}`, at: l.first_clicked_at, note: `${l.clicks} click(s) in all` });
+  for (const l of links) if (l.first_clicked_at) steps.push({ label: `Link clicked: ${l.url}`, at: l.first_clicked_at, note: `${l.clicks} click(s) in all` });
   // Stable by time; steps without a time (not yet) keep their place after the timed ones before them.
   return steps.map((s, i) => ({ s, i })).sort((a, b) => (a.s.at && b.s.at ? Date.parse(a.s.at) - Date.parse(b.s.at) || a.i - b.i : a.i - b.i)).map((x) => x.s);
 }
@@ -42,23 +39,23 @@ export default function MessagePage({ session }: { session: SessionInfo }) {
   const { settings } = useAccountSettings();
   const q = useQuery({
     queryKey: ['message', id],
-    queryFn: () => get<Detail>(`/message/${id}`),
+    queryFn: () => GET('/message/{id}', { params: { path: { id: id ?? '' } } }),
     // Follows the message until it reaches a final state.
     refetchInterval: (query) => (FINAL.includes(query.state.data?.message.status ?? '') ? false : 2000),
   });
   const hooks = useQuery({
     queryKey: ['message', id, 'webhooks'],
-    queryFn: () => get<{ deliveries: WebhookDelivery[] }>('/webhooks/deliveries', { message_id: id, limit: 100 }),
+    queryFn: () => GET('/webhooks/deliveries', { params: { query: { message_id: id, limit: 100 } } }),
     refetchInterval: (query) => (query.state.data?.deliveries.some((d) => d.status === 'pending') || !FINAL.includes(q.data?.message.status ?? '') ? 3000 : false),
   });
   const cancel = useMutation({
-    mutationFn: () => del<{ credits_refunded: number }>(`/message/${id}`),
+    mutationFn: () => DELETE('/message/{id}', { params: { path: { id: id ?? '' } } }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['message', id] }); void qc.invalidateQueries({ queryKey: ['messages'] }); void qc.invalidateQueries({ queryKey: ['balance'] }); },
   });
   if (q.isPending) return <Loading />;
   if (q.error || !q.data) return <Page title="Message"><ErrorText error={q.error} /></Page>;
-  const { message: m, delivery_receipt: r } = q.data;
-  const steps = timeline(m, r, [...(hooks.data?.deliveries ?? [])].reverse(), settings.time_zone);
+  const { message: m, links } = q.data;
+  const steps = timeline(q.data, [...(hooks.data?.deliveries ?? [])].reverse(), settings.time_zone);
   return (
     <Page title="Message" actions={<Link className="underline" to="/messages">All messages</Link>}>
       <Card>
@@ -89,10 +86,10 @@ export default function MessagePage({ session }: { session: SessionInfo }) {
         </ol>
         <ErrorText error={hooks.error} />
       </Card>
-      {m.links && m.links.length > 0 && (
+      {links.length > 0 && (
         <Card title="Links">
           <ul className="space-y-2 text-sm">
-            {m.links.map((l) => <li key={l.short_url}><span className="break-all">{l.url}</span> → <code>{l.short_url}</code>: {l.clicks} click(s){l.first_clicked_at ? `, first ${dateTime(l.first_clicked_at, settings.time_zone)}` : ''}</li>)}
+            {links.map((l) => <li key={l.short_url}><span className="break-all">{l.url}</span> → <code>{l.short_url}</code>: {l.clicks} click(s){l.first_clicked_at ? `, first ${dateTime(l.first_clicked_at, settings.time_zone)}` : ''}</li>)}
           </ul>
         </Card>
       )}

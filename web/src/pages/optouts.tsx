@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { ApiError, del, get, post } from '../lib/api.ts';
+import { ApiError, DELETE, GET, POST, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Button, Card, DataTable, ErrorText, Input, Loading, Notice, Page, Pager } from '../ui.tsx';
 
-interface Optout { number: string; created_at: string; source: string; inbound_body?: string | null }
+type Optout = Res<'/optouts'>['optouts'][number];
 const PAGE = 50;
 const HOW: Record<string, string> = { keyword: 'replied STOP', link: 'opt-out link', api: 'added by you' };
 
@@ -14,14 +14,14 @@ export default function OptoutsPage() {
   const [page, setPage] = useState(0);
   const [filter, setFilter] = useState('');
   const [number, setNumber] = useState('');
-  const q = useQuery({ queryKey: ['optouts'], queryFn: () => get<{ optouts: Optout[] }>('/optouts') });
+  const q = useQuery({ queryKey: ['optouts'], queryFn: () => GET('/optouts') });
   const add = useMutation({
-    mutationFn: () => post<{ created: boolean; optout: Optout }>('/optouts', { number }),
+    mutationFn: () => POST('/optouts', { body: { number } }),
     onSuccess: () => { setNumber(''); void qc.invalidateQueries({ queryKey: ['optouts'] }); },
   });
   const remove = useMutation({
-    // The number in any accepted form; its + must be encoded in the path.
-    mutationFn: (o: Optout) => del(`/optouts/${encodeURIComponent(o.number)}`).then(() => o),
+    // The number in any accepted form (the client encodes its + in the path).
+    mutationFn: (o: Optout) => DELETE('/optouts/{number}', { params: { path: { number: o.number } } }).then(() => o),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['optouts'] }); },
   });
   const all = (q.data?.optouts ?? []).filter((o) => o.number.includes(filter.replace(/\s/g, '')));

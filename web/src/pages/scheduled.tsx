@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { del, get } from '../lib/api.ts';
+import { DELETE, GET } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
 import { useAccountSettings } from '../settings.ts';
 import { Button, Card, DataTable, ErrorText, Notice, Pager } from '../ui.tsx';
@@ -19,12 +19,12 @@ export function ScheduledMessages({ canCancel }: { canCancel: boolean }) {
   const page = cursors.length - 1;
   const list = useQuery({
     queryKey: ['messages', 'scheduled', cursors[page]],
-    queryFn: () => get<{ messages: MessageItem[]; next_cursor: string | null }>('/messages', { status: 'scheduled', limit: PAGE, cursor: cursors[page] }),
+    queryFn: () => GET('/messages', { params: { query: { status: 'scheduled', limit: PAGE, cursor: cursors[page] } } }),
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });
   const cancel = useMutation({
-    mutationFn: (m: MessageItem) => del<{ credits_refunded: number }>(`/message/${m.id}`).then((r) => ({ ...r, to: m.recipient })),
+    mutationFn: (m: MessageItem) => DELETE('/message/{id}', { params: { path: { id: m.id } } }).then((r) => ({ ...r, to: m.recipient })),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['messages'] }); void qc.invalidateQueries({ queryKey: ['balance'] }); },
   });
   const col = createColumnHelper<MessageItem>();

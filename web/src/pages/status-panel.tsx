@@ -1,19 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { get } from '../lib/api.ts';
+import { GET, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 
 /** `GET /status`: public, the same document the client libraries' status() reads. */
-export interface ServiceStatus {
-  status: 'operational' | 'degraded';
-  timestamp: string;
-  version: string;
-  services: { outbound: 'operational' | 'degraded'; inbound: 'operational' | 'degraded'; delivery_receipts: 'operational' | 'degraded' };
-}
+export type ServiceStatus = Res<'/status'>;
 
 const NAMES: Record<keyof ServiceStatus['services'], string> = { outbound: 'Sending', inbound: 'Replies', delivery_receipts: 'Delivery receipts' };
 
 export function useServiceStatus() {
-  return useQuery({ queryKey: ['status'], queryFn: () => get<ServiceStatus>('/status'), refetchInterval: 30_000 });
+  return useQuery({ queryKey: ['status'], queryFn: () => GET('/status'), refetchInterval: 30_000 });
 }
 
 /** The carrier link as /status sees it: each service operational or degraded, in words and not by colour alone. */

@@ -1,30 +1,29 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, get, post, put } from '../lib/api.ts';
+import { ApiError, GET, POST, PUT, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Button, Card, Checkbox, Empty, ErrorText, Input, Loading, Page, Pager, Secret, Status } from '../ui.tsx';
 
-interface Endpoint { url: string; enabled: boolean; signing_enabled: boolean }
-interface Attempt { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number }
-interface Delivery { id: string; event: string; message_id: string | null; status: string; attempt_count: number; created_at: string; next_attempt_at: string | null; attempts: Attempt[] }
-export type WebhookDelivery = Delivery;
+type Endpoint = NonNullable<Res<'/webhooks'>['delivery_receipt']>;
+export type WebhookDelivery = Res<'/webhooks/deliveries'>['deliveries'][number];
+type EndpointPath = '/webhooks/delivery' | '/webhooks/inbound';
 
 const PAGE = 10;
 
-function EndpointForm({ kind, title, current }: { kind: 'delivery' | 'inbound'; title: string; current: Endpoint | null }) {
+function EndpointForm({ path, title, current }: { path: EndpointPath; title: string; current: Endpoint | null }) {
   const qc = useQueryClient();
   const [url, setUrl] = useState(current?.url ?? '');
   const [enabled, setEnabled] = useState(current?.enabled ?? true);
   const [secret, setSecret] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: () => put<Record<string, { secret?: string }>>(`/webhooks/${kind}`, { url, enabled }),
+    mutationFn: () => PUT(path, { body: { url, enabled } }),
     onSuccess: (res) => {
       const s = Object.values(res)[0]?.secret;
       if (s) setSecret(s);
       void qc.invalidateQueries({ queryKey: ['webhooks'] });
     },
   });
-  const rotate = useMutation({ mutationFn: () => post<{ secret: string }>(`/webhooks/${kind}`), onSuccess: (r) => setSecret(r.secret) });
+  const rotate = useMutation({ mutationFn: () => POST(path), onSuccess: (r) => setSecret(r.secret) });
   const err = save.error instanceof ApiError ? save.error : null;
   const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(); };
   return (
@@ -47,14 +46,14 @@ function EndpointForm({ kind, title, current }: { kind: 'delivery' | 'inbound'; 
 export default function WebhooksPage() {
   const qc = useQueryClient();
   const [page, setPage] = useState(0);
-  const config = useQuery({ queryKey: ['webhooks'], queryFn: () => get<{ delivery_receipt: Endpoint | null; inbound: Endpoint | null }>('/webhooks') });
+  const config = useQuery({ queryKey: ['webhooks'], queryFn: () => GET('/webhooks') });
   const log = useQuery({
     queryKey: ['webhooks', 'deliveries', page],
-    queryFn: () => get<{ deliveries: Delivery[]; total: number }>('/webhooks/deliveries', { limit: PAGE, offset: page * PAGE }),
+    queryFn: () => GET('/webhooks/deliveries', { params: { query: { limit: PAGE, offset: page * PAGE } } }),
     refetchInterval: 3000,
   });
   const redeliver = useMutation({
-    mutationFn: (id: string) => post(`/webhooks/deliveries/${id}/redeliver`),
+    mutationFn: (id: string) => POST('/webhooks/deliveries/{id}/redeliver', { params: { path: { id } } }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['webhooks', 'deliveries'] }); },
   });
   if (config.isPending) return <Loading />;
@@ -62,8 +61,8 @@ export default function WebhooksPage() {
     <Page title="Webhooks">
       <ErrorText error={config.error} />
       <div className="grid gap-4 lg:grid-cols-2">
-        <EndpointForm kind="delivery" title="Delivery receipts" current={config.data?.delivery_receipt ?? null} />
-        <EndpointForm kind="inbound" title="Inbound messages" current={config.data?.inbound ?? null} />
+        <EndpointForm path="/webhooks/delivery" title="Delivery receipts" current={config.data?.delivery_receipt ?? null} />
+        <EndpointForm path="/webhooks/inbound" title="Inbound messages" current={config.data?.inbound ?? null} />
       </div>
       <Card title="Recent deliveries">
         <ErrorText error={log.error ?? redeliver.error} />
