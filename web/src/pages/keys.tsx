@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { del, get, post } from '../lib/api.ts';
+import { DELETE, GET, POST, type Body, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Page, Secret } from '../ui.tsx';
 import type { SessionInfo } from '../session.ts';
 import SmppCredentials from './smpp-credentials.tsx';
 
-type Scope = 'read' | 'send' | 'billing' | 'manage';
-interface Key { id: string; name: string; prefix: string; scopes?: Scope[]; revoked_at: string | null; created_at: string; last_used_at: string | null }
+type Scope = NonNullable<Body<'/keys'>['scopes']>[number];
+type Key = Res<'/keys'>['keys'][number];
 
 const SCOPES: Array<{ id: Scope; label: string }> = [
   { id: 'read', label: 'Read: messages, reports, balance' },
@@ -56,13 +56,13 @@ export default function KeysPage({ session }: { session: SessionInfo }) {
   const mayManage = mine.includes('manage');
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(ALL_SCOPES.filter((s) => mine.includes(s)));
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => get<{ keys: Key[] }>('/keys') });
+  const keys = useQuery({ queryKey: ['keys'], queryFn: () => GET('/keys') });
   const create = useMutation({
-    mutationFn: () => post<{ key: string; name: string; scopes: Scope[] }>('/keys', { name, scopes }),
+    mutationFn: () => POST('/keys', { body: { name, scopes } }),
     onSuccess: () => { setName(''); void qc.invalidateQueries({ queryKey: ['keys'] }); },
   });
   const revoke = useMutation({
-    mutationFn: (k: Key) => del(`/keys/${k.id}`),
+    mutationFn: (k: Key) => DELETE('/keys/{keyId}', { params: { path: { keyId: k.id } } }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['keys'] }); },
   });
   const submit = (e: FormEvent) => { e.preventDefault(); create.mutate(); };

@@ -1,16 +1,13 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { get, post } from '../lib/api.ts';
+import { GET, POST, type QueryOf, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, DataTable, Empty, ErrorText, Loading, Notice, Page, Pager, Select } from '../ui.tsx';
 
-interface Held {
-  id: string; number: string; country: string; price_monthly: number; label: string | null; status: 'active' | 'past_due';
-  paid_until: string | null; assigned_at: string | null; created_at: string;
-}
-interface Available { id: string; number: string; country: string; price_monthly: number }
+type Held = Res<'/numbers'>['numbers'][number];
+type Country = NonNullable<QueryOf<'/numbers/available'>['country']>;
 
 // The lease is paid 30 days at a time (paid_until); a number the operator assigned has no lease to renew.
 const col = createColumnHelper<Held>();
@@ -30,16 +27,16 @@ const PAGE = 10;
 
 export default function NumbersPage({ session }: { session: SessionInfo }) {
   const qc = useQueryClient();
-  const [country, setCountry] = useState<'AU' | 'NZ'>('AU');
+  const [country, setCountry] = useState<Country>('AU');
   const [page, setPage] = useState(0);
-  const held = useQuery({ queryKey: ['numbers'], queryFn: () => get<{ numbers: Held[] }>('/numbers') });
-  const senders = useQuery({ queryKey: ['senders'], queryFn: () => get<{ sender_ids: string[] }>('/senders') });
+  const held = useQuery({ queryKey: ['numbers'], queryFn: () => GET('/numbers') });
+  const senders = useQuery({ queryKey: ['senders'], queryFn: () => GET('/senders') });
   const available = useQuery({
     queryKey: ['numbers', 'available', country, page],
-    queryFn: () => get<{ numbers: Available[] }>('/numbers/available', { country, limit: PAGE, offset: page * PAGE }),
+    queryFn: () => GET('/numbers/available', { params: { query: { country, limit: PAGE, offset: page * PAGE } } }),
   });
   const lease = useMutation({
-    mutationFn: (number: string) => post<{ number: Held }>('/numbers/purchase', { number }),
+    mutationFn: (number: string) => POST('/numbers/purchase', { body: { number } }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['numbers'] }); },
   });
   return (
@@ -51,10 +48,10 @@ export default function NumbersPage({ session }: { session: SessionInfo }) {
       </Card>
       <Card title="Lease a number">
         {!session.user.can_billing && <p className="mb-3 text-sm text-slate-700">Leasing a number needs permission to move credits and buy numbers: ask an admin or the owner.</p>}
-        <div className="max-w-xs"><Select label="Country" value={country} onChange={(e) => { setCountry(e.target.value as 'AU' | 'NZ'); setPage(0); }}>
+        <div className="max-w-xs"><Select label="Country" value={country} onChange={(e) => { setCountry(e.target.value as Country); setPage(0); }}>
           <option value="AU">Australia</option><option value="NZ">New Zealand</option>
         </Select></div>
-        {lease.data && <Notice>Leased {lease.data.number.number}.</Notice>}
+        {lease.data && <Notice>Leased {lease.data.number}.</Notice>}
         <ErrorText error={lease.error ?? available.error} />
         {available.isPending ? <Loading /> : (available.data?.numbers.length ?? 0) === 0 ? <p className="mt-3 text-sm">No numbers are free in this country right now.</p> : (
           <ul className="mt-3 divide-y divide-slate-200">

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, put } from '../lib/api.ts';
+import { ApiError, PUT } from '../lib/api.ts';
 import type { SessionInfo } from '../session.ts';
 import { abilities, ROLE_WORDS } from './team-words.ts';
 import { useAccountSettings, type AccountSettings } from '../settings.ts';
@@ -20,10 +20,10 @@ function SendingSettings({ current }: { current: AccountSettings }) {
   const [country, setCountry] = useState(current.country);
   const [lowBalance, setLowBalance] = useState(current.low_balance_threshold === null ? '' : String(current.low_balance_threshold));
   const save = useMutation({
-    mutationFn: () => put<{ settings: AccountSettings }>('/settings', {
+    mutationFn: () => PUT('/settings', { body: {
       time_zone: zone, quiet_hours: quietOn ? { start, end } : null, link_tracking: tracking, country,
       low_balance_threshold: lowBalance.trim() === '' ? null : Number(lowBalance),
-    }),
+    } }),
     onSuccess: (r) => { qc.setQueryData(['settings'], r.settings); },
   });
   const err = save.error instanceof ApiError ? save.error : null;

@@ -1,16 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { del, get, post } from '../lib/api.ts';
+import { DELETE, GET, POST, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Button, Card, DataTable, ErrorText, Input, Loading, Secret } from '../ui.tsx';
 
 // SMPP credentials beside the API keys: what a customer's own SMPP client binds to Tasman's SMPP server with
 // (docs/smpp-server.md). The password is shown once, as a key is.
-interface Credential {
-  id: string; name: string; system_id: string; allowed_ips: string[]; max_binds: number; tps: number;
-  created_at: string; revoked_at: string | null; last_bound_at: string | null;
-}
+type Credential = Res<'/smpp-credentials'>['credentials'][number];
 
 export default function SmppCredentials({ mayManage, maySend }: { mayManage: boolean; maySend: boolean }) {
   const qc = useQueryClient();
@@ -18,15 +15,15 @@ export default function SmppCredentials({ mayManage, maySend }: { mayManage: boo
   const [allowed, setAllowed] = useState('');
   const [tps, setTps] = useState('10');
   const [binds, setBinds] = useState('2');
-  const list = useQuery({ queryKey: ['smpp-credentials'], queryFn: () => get<{ credentials: Credential[] }>('/smpp-credentials') });
+  const list = useQuery({ queryKey: ['smpp-credentials'], queryFn: () => GET('/smpp-credentials') });
   const create = useMutation({
-    mutationFn: () => post<Credential & { password: string }>('/smpp-credentials', {
+    mutationFn: () => POST('/smpp-credentials', { body: {
       name, tps: Number(tps), max_binds: Number(binds), allowed_ips: allowed.split(/[\s,]+/).filter((a) => a !== ''),
-    }),
+    } }),
     onSuccess: () => { setName(''); void qc.invalidateQueries({ queryKey: ['smpp-credentials'] }); },
   });
   const revoke = useMutation({
-    mutationFn: (c: Credential) => del(`/smpp-credentials/${c.id}`),
+    mutationFn: (c: Credential) => DELETE('/smpp-credentials/{credentialId}', { params: { path: { credentialId: c.id } } }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['smpp-credentials'] }); },
   });
   const submit = (e: FormEvent) => { e.preventDefault(); create.mutate(); };

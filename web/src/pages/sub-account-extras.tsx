@@ -1,21 +1,19 @@
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { get, post } from '../lib/api.ts';
+import { GET, POST } from '../lib/api.ts';
 import { DayChart, dailySeries } from '../chart.tsx';
 import { Button, Card, Empty, ErrorText, Loading, Notice, Select } from '../ui.tsx';
-import type { Daily } from './overview.tsx';
 
-interface HeldNumber { number: string; country: string; price_monthly: number }
 
 /** A sub-account's dedicated numbers: move the parent's to it, or take them back (with the billing permission, as the API). */
 export function SubNumbers({ id, canBilling, managed }: { id: string; canBilling: boolean; managed: boolean }) {
   const qc = useQueryClient();
   const [pick, setPick] = useState('');
-  const theirs = useQuery({ queryKey: ['sub', id, 'numbers'], queryFn: () => get<{ numbers: HeldNumber[] }>(`/account/${id}/numbers`) });
-  const mine = useQuery({ queryKey: ['numbers'], queryFn: () => get<{ numbers: HeldNumber[] }>('/numbers') });
+  const theirs = useQuery({ queryKey: ['sub', id, 'numbers'], queryFn: () => GET('/account/{id}/numbers', { params: { path: { id } } }) });
+  const mine = useQuery({ queryKey: ['numbers'], queryFn: () => GET('/numbers') });
   const done = () => { void qc.invalidateQueries({ queryKey: ['sub', id, 'numbers'] }); void qc.invalidateQueries({ queryKey: ['numbers'] }); };
-  const assign = useMutation({ mutationFn: (n: string) => post(`/account/${id}/numbers/assign`, { numbers: [n] }).then(() => n), onSuccess: () => { setPick(''); done(); } });
-  const recall = useMutation({ mutationFn: (n: string) => post(`/account/${id}/numbers/recall`, { numbers: [n] }).then(() => n), onSuccess: done });
+  const assign = useMutation({ mutationFn: (n: string) => POST('/account/{id}/numbers/assign', { params: { path: { id } }, body: { numbers: [n] } }).then(() => n), onSuccess: () => { setPick(''); done(); } });
+  const recall = useMutation({ mutationFn: (n: string) => POST('/account/{id}/numbers/recall', { params: { path: { id } }, body: { numbers: [n] } }).then(() => n), onSuccess: done });
   const allowed = canBilling && managed;
   return (
     <Card title="Numbers">
@@ -46,7 +44,7 @@ export function SubNumbers({ id, canBilling, managed }: { id: string; canBilling
 
 /** The sub-account's last 30 days by day, the Overview's chart for one sub-account. */
 export function SubChart({ id }: { id: string }) {
-  const daily = useQuery({ queryKey: ['sub', id, 'daily'], queryFn: () => get<Daily>(`/account/${id}/report/daily`) });
+  const daily = useQuery({ queryKey: ['sub', id, 'daily'], queryFn: () => GET('/account/{id}/report/daily', { params: { path: { id } } }) });
   const days = useMemo(() => daily.data?.days.map((d) => d.day) ?? [], [daily.data]);
   const series = useMemo(() => dailySeries(daily.data?.days ?? []), [daily.data]);
   const totals = daily.data?.days.reduce((t, d) => ({ total: t.total + d.total, delivered: t.delivered + d.delivered, failed: t.failed + d.failed }), { total: 0, delivered: 0, failed: 0 });

@@ -2,18 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { Link, Route, Routes, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { ApiError, del, get, post, put } from '../lib/api.ts';
+import { ApiError, DELETE, GET, POST, PUT, type Res } from '../lib/api.ts';
 import { percent } from '../lib/format.ts';
 import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, Page, Secret, Status } from '../ui.tsx';
 import { KeyTable } from './keys.tsx';
 import { InviteForm, UserTable, type User } from './team.tsx';
-import type { Usage } from './overview.tsx';
 import { SubChart, SubNumbers } from './sub-account-extras.tsx';
 
-interface Sub { id: string; business_name: string; created_at: string; account_status: string; credits: number }
-interface Group { accounts: Array<{ account_id: string; business_name: string; credits_consumed: number; delivery_rate: number }>; grand_total: { credits_consumed: number; messages: { total: number } } }
+type Sub = Res<'/accounts'>['accounts'][number];
 
 const col = createColumnHelper<Sub>();
 const columns = [
@@ -29,7 +27,7 @@ function CreateSub() {
   const [email, setEmail] = useState('');
   const [seed, setSeed] = useState('0');
   const create = useMutation({
-    mutationFn: () => post<{ id: string }>('/accounts', { business_name: name, ...(email ? { email } : {}), seed_credits: Number(seed) || 0 }),
+    mutationFn: () => POST('/accounts', { body: { business_name: name, ...(email ? { email } : {}), seed_credits: Number(seed) || 0 } }),
     onSuccess: () => { setName(''); setEmail(''); setSeed('0'); void qc.invalidateQueries({ queryKey: ['accounts'] }); void qc.invalidateQueries({ queryKey: ['balance'] }); },
   });
   const err = create.error instanceof ApiError ? create.error : null;
@@ -46,8 +44,8 @@ function CreateSub() {
 }
 
 function SubList() {
-  const list = useQuery({ queryKey: ['accounts'], queryFn: () => get<{ accounts: Sub[] }>('/accounts') });
-  const group = useQuery({ queryKey: ['report', 'group'], queryFn: () => get<Group>('/report/group') });
+  const list = useQuery({ queryKey: ['accounts'], queryFn: () => GET('/accounts') });
+  const group = useQuery({ queryKey: ['report', 'group'], queryFn: () => GET('/report/group') });
   return (
     <Page title="Sub-accounts">
       <Card title="Create a sub-account"><CreateSub /></Card>
@@ -67,7 +65,7 @@ function Credits({ id, canBilling }: { id: string; canBilling: boolean }) {
   const qc = useQueryClient();
   const [amount, setAmount] = useState('');
   const move = useMutation({
-    mutationFn: (direction: 'allocate' | 'recall') => post<{ credits: number; parent_credits: number }>(`/account/${id}/credits/${direction}`, { amount: Number(amount) }),
+    mutationFn: (direction: 'allocate' | 'recall') => POST(direction === 'allocate' ? '/account/{id}/credits/allocate' : '/account/{id}/credits/recall', { params: { path: { id } }, body: { amount: Number(amount) } }),
     onSuccess: () => { setAmount(''); void qc.invalidateQueries({ queryKey: ['sub', id] }); void qc.invalidateQueries({ queryKey: ['balance'] }); },
   });
   const err = move.error instanceof ApiError ? move.error : null;
@@ -87,14 +85,14 @@ function Credits({ id, canBilling }: { id: string; canBilling: boolean }) {
 function SubDetail({ session }: { session: SessionInfo }) {
   const { id = '' } = useParams();
   const qc = useQueryClient();
-  const account = useQuery({ queryKey: ['sub', id], queryFn: () => get<{ account: Sub & { managed_by_parent: boolean; team_access_from_parent: boolean } }>(`/account/${id}`) });
-  const keys = useQuery({ queryKey: ['sub', id, 'keys'], queryFn: () => get<{ keys: Parameters<typeof KeyTable>[0]['keys'] }>(`/account/${id}/keys`) });
-  const users = useQuery({ queryKey: ['sub', id, 'users'], queryFn: () => get<{ users: User[] }>(`/account/${id}/users`) });
-  const report = useQuery({ queryKey: ['sub', id, 'report'], queryFn: () => get<Usage>(`/account/${id}/report`) });
-  const newKey = useMutation({ mutationFn: () => post<{ key: string }>(`/account/${id}/key`, { name: 'Dashboard' }), onSuccess: () => { void qc.invalidateQueries({ queryKey: ['sub', id, 'keys'] }); } });
-  const revoke = useMutation({ mutationFn: (keyId: string) => del(`/account/${id}/key/${keyId}`), onSuccess: () => { void qc.invalidateQueries({ queryKey: ['sub', id, 'keys'] }); } });
-  const access = useMutation({ mutationFn: (team: boolean) => put(`/account/${id}/access`, { team_access_from_parent: team }), onSuccess: () => { void qc.invalidateQueries({ queryKey: ['sub', id] }); } });
-  const removeUser = useMutation({ mutationFn: (u: User) => del(`/account/${id}/users/${u.id}`), onSuccess: () => { void qc.invalidateQueries({ queryKey: ['sub', id, 'users'] }); } });
+  const account = useQuery({ queryKey: ['sub', id], queryFn: () => GET('/account/{id}', { params: { path: { id } } }) });
+  const keys = useQuery({ queryKey: ['sub', id, 'keys'], queryFn: () => GET('/account/{id}/keys', { params: { path: { id } } }) });
+  const users = useQuery({ queryKey: ['sub', id, 'users'], queryFn: () => GET('/account/{id}/users', { params: { path: { id } } }) });
+  const report = useQuery({ queryKey: ['sub', id, 'report'], queryFn: () => GET('/account/{id}/report', { params: { path: { id } } }) });
+  const newKey = useMutation({ mutationFn: () => POST('/account/{id}/key', { params: { path: { id } }, body: { name: 'Dashboard' } }), onSuccess: () => { void qc.invalidateQueries({ queryKey: ['sub', id, 'keys'] }); } });
+  const revoke = useMutation({ mutationFn: (keyId: string) => DELETE('/account/{id}/key/{keyId}', { params: { path: { id, keyId } } }), onSuccess: () => { void qc.invalidateQueries({ queryKey: ['sub', id, 'keys'] }); } });
+  const access = useMutation({ mutationFn: (team: boolean) => PUT('/account/{id}/access', { params: { path: { id } }, body: { team_access_from_parent: team } }), onSuccess: () => { void qc.invalidateQueries({ queryKey: ['sub', id] }); } });
+  const removeUser = useMutation({ mutationFn: (u: User) => DELETE('/account/{id}/users/{memberId}', { params: { path: { id, memberId: u.id } } }), onSuccess: () => { void qc.invalidateQueries({ queryKey: ['sub', id, 'users'] }); } });
   if (account.isPending) return <Loading />;
   if (!account.data) return <Page title="Sub-account"><ErrorText error={account.error} /></Page>;
   const a = account.data.account;
@@ -118,7 +116,7 @@ function SubDetail({ session }: { session: SessionInfo }) {
       </Card>
       <Card title="Users">
         {a.managed_by_parent && session.user.permissions.includes('manage') && (
-          <InviteForm path={`/account/${id}/users`} mine={session.user.permissions} onDone={() => void qc.invalidateQueries({ queryKey: ['sub', id, 'users'] })} />
+          <InviteForm account={id} mine={session.user.permissions} onDone={() => void qc.invalidateQueries({ queryKey: ['sub', id, 'users'] })} />
         )}
         <div className="mt-3">{users.data && <UserTable users={users.data.users}
           {...(session.user.permissions.includes('manage') && a.managed_by_parent ? { onRemove: (u) => removeUser.mutate(u) } : {})} />}</div>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { del, get, patch } from '../lib/api.ts';
+import { DELETE, GET, PATCH } from '../lib/api.ts';
 import { Button, Card, Checkbox, ErrorText, Loading, Select } from '../ui.tsx';
-import { abilities, type Permission, type Role } from './team-words.ts';
+import { abilities, type Permission } from './team-words.ts';
+import type { User } from './team.tsx';
 
-interface Member { id: string; email: string; role: Role; can_send: boolean; can_billing: boolean }
-interface Key { id: string; name: string; prefix: string; scopes: string[]; revoked_at: string | null; created_by_user?: string | null }
+type Member = Pick<User, 'id' | 'email' | 'role' | 'can_send' | 'can_billing'>;
 
 /** Change a member's role and what they may do; what the signed-in user cannot give is disabled, with the reason. */
 export function ChangeMember({ user, mine, onDone, onCancel }: { user: Member; mine: Permission[]; onDone: () => void; onCancel: () => void }) {
@@ -14,7 +14,7 @@ export function ChangeMember({ user, mine, onDone, onCancel }: { user: Member; m
   const [canBilling, setCanBilling] = useState(user.can_billing);
   const mayAdmin = (['read', 'send', 'billing', 'manage'] as const).every((p) => mine.includes(p));
   const save = useMutation({
-    mutationFn: () => patch<{ keys_revoked: number; keys_narrowed: number }>(`/team/${user.id}`, role === 'admin' ? { role } : { role, can_send: canSend, can_billing: canBilling }),
+    mutationFn: () => PATCH('/team/{memberId}', { params: { path: { memberId: user.id } }, body: role === 'admin' ? { role } : { role, can_send: canSend, can_billing: canBilling } }),
     onSuccess: onDone,
   });
   const next = { role, can_send: role === 'admin' || canSend, can_billing: role === 'admin' || canBilling };
@@ -47,9 +47,9 @@ export function ChangeMember({ user, mine, onDone, onCancel }: { user: Member; m
 
 /** The removal dialog: it says which of the member's API keys stop working with them. */
 export function RemoveMember({ user, onDone, onCancel }: { user: Member; onDone: () => void; onCancel: () => void }) {
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => get<{ keys: Key[] }>('/keys') });
+  const keys = useQuery({ queryKey: ['keys'], queryFn: () => GET('/keys') });
   const theirs = (keys.data?.keys ?? []).filter((k) => k.created_by_user === user.id && !k.revoked_at);
-  const remove = useMutation({ mutationFn: () => del(`/team/${user.id}`), onSuccess: onDone });
+  const remove = useMutation({ mutationFn: () => DELETE('/team/{memberId}', { params: { path: { memberId: user.id } } }), onSuccess: onDone });
   return (
     <Card title={`Remove ${user.email}?`}>
       <div role="dialog" aria-label={`Remove ${user.email}`} className="space-y-3">
@@ -74,7 +74,7 @@ export function RemoveMember({ user, onDone, onCancel }: { user: Member; onDone:
 
 /** The confirmation before turning off a member's second factor (they lost their phone and their recovery codes). */
 export function ResetTwoFactor({ user, onDone, onCancel }: { user: { id: string; email: string }; onDone: () => void; onCancel: () => void }) {
-  const reset = useMutation({ mutationFn: () => del(`/team/${user.id}/two-factor`), onSuccess: onDone });
+  const reset = useMutation({ mutationFn: () => DELETE('/team/{memberId}/two-factor', { params: { path: { memberId: user.id } } }), onSuccess: onDone });
   return (
     <Card title={`Reset ${user.email}'s two-factor authentication?`}>
       <div role="dialog" aria-label={`Reset two-factor authentication of ${user.email}`} className="space-y-3">

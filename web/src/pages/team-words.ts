@@ -1,8 +1,10 @@
 // Roles and permissions in words (docs/permissions.md), and what the signed-in user may do to a team member: the
 // same rules the API applies, so the page never offers a button that ends in a refusal.
 
-export type Role = 'owner' | 'admin' | 'member';
-export type Permission = 'read' | 'send' | 'billing' | 'manage' | 'owner';
+import type { Res } from '../lib/api.ts';
+
+export type Role = Res<'/team'>['users'][number]['role'];
+export type Permission = Res<'/session'>['user']['permissions'][number];
 
 export interface Member { id: string; role: Role; can_send: boolean; can_billing: boolean; source: string }
 

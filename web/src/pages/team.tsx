@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { ApiError, get, post } from '../lib/api.ts';
+import { ApiError, GET, POST, type Body, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, Page, Secret, Select } from '../ui.tsx';
 import { abilities, ROLE_WORDS, whyNot, type Permission, type Role } from './team-words.ts';
 import { ChangeMember, RemoveMember, ResetTwoFactor } from './team-member.tsx';
 
-export interface User { id: string; email: string; name: string | null; can_send: boolean; can_billing: boolean; role: Role; source: string; created_at: string; two_factor?: boolean }
+export type User = Res<'/team'>['users'][number];
 
 const ALL: Permission[] = ['read', 'send', 'billing', 'manage'];
 
@@ -16,7 +16,7 @@ const ALL: Permission[] = ['read', 'send', 'billing', 'manage'];
  * The invite form, for one's own team (POST /team) or a sub-account's (POST /account/{id}/users). What the
  * signed-in user cannot give is disabled, with the reason beside it.
  */
-export function InviteForm({ path, onDone, mine = ALL }: { path: string; onDone: () => void; mine?: Permission[] }) {
+export function InviteForm({ account, onDone, mine = ALL }: { account?: string; onDone: () => void; mine?: Permission[] }) {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<'member' | 'admin'>('member');
@@ -24,9 +24,10 @@ export function InviteForm({ path, onDone, mine = ALL }: { path: string; onDone:
   const [canBilling, setCanBilling] = useState(false);
   const mayAdmin = ALL.every((p) => mine.includes(p));
   const invite = useMutation({
-    mutationFn: () => post<{ invite_link: string; user: User }>(path, {
-      email, ...(name ? { name } : {}), role, ...(role === 'member' ? { can_send: canSend, can_billing: canBilling } : {}),
-    }),
+    mutationFn: () => {
+      const body: Body<'/team'> = { email, ...(name ? { name } : {}), role, ...(role === 'member' ? { can_send: canSend, can_billing: canBilling } : {}) };
+      return account ? POST('/account/{id}/users', { params: { path: { id: account } }, body }) : POST('/team', { body });
+    },
     onSuccess: () => { setEmail(''); setName(''); onDone(); },
   });
   const err = invite.error instanceof ApiError ? invite.error : null;
@@ -92,7 +93,7 @@ export function UserTable({ users, reasonFor, onRemove, onChange, onResetTwoFact
 
 function TransferOwnership({ admins, onDone }: { admins: User[]; onDone: () => void }) {
   const [to, setTo] = useState('');
-  const transfer = useMutation({ mutationFn: () => post('/team/transfer-ownership', { member_id: to }), onSuccess: onDone });
+  const transfer = useMutation({ mutationFn: () => POST('/team/transfer-ownership', { body: { member_id: to } }), onSuccess: onDone });
   if (admins.length === 0) return <p className="text-sm text-slate-700">Ownership goes to an admin: make someone an admin first.</p>;
   return (
     <div className="space-y-3">
@@ -112,7 +113,7 @@ export default function TeamPage({ session }: { session: SessionInfo }) {
   const [changing, setChanging] = useState<User | null>(null);
   const [removing, setRemoving] = useState<User | null>(null);
   const [resetting, setResetting] = useState<User | null>(null);
-  const team = useQuery({ queryKey: ['team'], queryFn: () => get<{ users: User[] }>('/team') });
+  const team = useQuery({ queryKey: ['team'], queryFn: () => GET('/team') });
   const me = { id: session.user.id, permissions: session.user.permissions };
   const refresh = () => {
     setChanging(null); setRemoving(null); setResetting(null);
@@ -129,7 +130,7 @@ export default function TeamPage({ session }: { session: SessionInfo }) {
       </Notice>
       <Card title="Invite someone">
         {mayManage
-          ? <InviteForm path="/team" mine={me.permissions} onDone={refresh} />
+          ? <InviteForm mine={me.permissions} onDone={refresh} />
           : <p className="text-sm text-slate-700">Only admins and the owner invite people. Ask one of them to add your colleague.</p>}
       </Card>
       <ErrorText error={team.error} />
