@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { get } from './lib/api.ts';
+import { GET } from './lib/api.ts';
 
 /** How often the shell asks for the unread count while the tab is visible (and again whenever it regains focus). */
 export const UNREAD_EVERY_MS = 10_000;
@@ -13,7 +13,7 @@ export function useUnreadReplies(): number | undefined {
   const qc = useQueryClient();
   const unread = useQuery({
     queryKey: ['unread'],
-    queryFn: async () => (await get<{ unread_total: number }>('/inbox', { limit: 1, unread: true })).unread_total,
+    queryFn: async () => (await GET('/inbox', { params: { query: { limit: 1, unread: true } } })).unread_total,
     refetchInterval: UNREAD_EVERY_MS,
     refetchOnWindowFocus: true,
   });
