@@ -5,7 +5,7 @@ import { ApiError, GET, POST, type Body, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, Page, Secret, Select } from '../ui.tsx';
-import { abilities, ROLE_WORDS, whyNot, type Permission, type Role } from './team-words.ts';
+import { abilities, ROLE_WORDS, whyNot, type Permission } from './team-words.ts';
 import { ChangeMember, RemoveMember, ResetTwoFactor } from './team-member.tsx';
 
 export type User = Res<'/team'>['users'][number];
