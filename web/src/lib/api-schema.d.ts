@@ -1332,6 +1332,7 @@ export interface paths {
                                 max_numbers?: number | null;
                                 country?: "AU" | "NZ";
                             }[];
+                            total: number;
                             limit: number;
                             offset: number;
                         };
@@ -2110,6 +2111,7 @@ export interface paths {
                                 /** Format: date-time */
                                 created_at: string;
                             }[];
+                            total: number;
                             limit: number;
                             offset: number;
                         };
@@ -2333,6 +2335,7 @@ export interface paths {
                                 /** Format: date-time */
                                 created_at: string;
                             }[];
+                            total: number;
                             limit: number;
                             offset: number;
                         };
@@ -2554,6 +2557,7 @@ export interface paths {
                                 last_used_at: string | null;
                                 revoked_at: string | null;
                             }[];
+                            total: number;
                             limit: number;
                             offset: number;
                         };
