@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { get, type Query } from '../lib/api.ts';
+import { GET, type QueryOf, type Res } from '../lib/api.ts';
 import { downloadCsv } from '../lib/format.ts';
 import { zonedToIso } from '../lib/zoned.ts';
 import { useZone, When } from '../zone.tsx';
@@ -11,19 +11,7 @@ import { Button, Card, DataTable, ErrorText, Input, Loading, Page, Pager, Select
 // The account's audit log (GET /audit, docs/audit-log.md): who changed what, from where, and refused attempts.
 // Read-only: entries cannot be changed or deleted. The CSV export is built here from the filtered pages.
 
-interface Entry {
-  id: string;
-  created_at: string;
-  actor: { type: string; id: string | null; label: string | null };
-  source_address: string | null;
-  action: string;
-  target: { type: string; id: string | null } | null;
-  outcome: 'ok' | 'refused';
-  reason: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
-interface AuditPage { entries: Entry[]; next_cursor: string | null }
+type Entry = Res<'/audit'>['entries'][number];
 interface Filters { account_id: string; actor: string; action: string; target: string; outcome: string; from: string; to: string }
 
 const EMPTY: Filters = { account_id: '', actor: '', action: '', target: '', outcome: '', from: '', to: '' };
@@ -48,7 +36,7 @@ function changes(e: Entry): string[] {
 }
 
 /** The API's query for the filters: dates are whole days in the account's time zone, `to` included. */
-function toQuery(f: Filters, zone: string): Query {
+function toQuery(f: Filters, zone: string): QueryOf<'/audit'> {
   const day = (d: string, next: boolean) => {
     if (!d) return undefined;
     const start = new Date(`${d}T00:00:00Z`);
@@ -57,7 +45,7 @@ function toQuery(f: Filters, zone: string): Query {
   };
   return {
     account_id: f.account_id || undefined, actor: f.actor.trim() || undefined, action: f.action.trim() || undefined,
-    target: f.target.trim() || undefined, outcome: f.outcome || undefined, from: day(f.from, false), to: day(f.to, true),
+    target: f.target.trim() || undefined, outcome: (f.outcome || undefined) as QueryOf<'/audit'>['outcome'], from: day(f.from, false), to: day(f.to, true),
   };
 }
 
@@ -71,19 +59,19 @@ export default function AuditPage({ session }: { session: SessionInfo }) {
   const query = toQuery(filters, zone);
   const list = useQuery({
     queryKey: ['audit', query, cursors[page]],
-    queryFn: () => get<AuditPage>('/audit', { ...query, limit: PAGE, cursor: cursors[page] }),
+    queryFn: () => GET('/audit', { params: { query: { ...query, limit: PAGE, cursor: cursors[page] } } }),
   });
   const parent = session.account.hierarchy_enabled && !session.account.parent_account_id;
   const subs = useQuery({
     queryKey: ['accounts'], enabled: parent,
-    queryFn: () => get<{ accounts: Array<{ id: string; business_name: string; parent_account_id: string | null }> }>('/accounts'),
+    queryFn: () => GET('/accounts'),
   });
   const exporter = useMutation({
     mutationFn: async () => {
       const all: Entry[] = [];
       let cursor: string | undefined;
       do {
-        const got = await get<AuditPage>('/audit', { ...query, limit: 500, cursor });
+        const got = await GET('/audit', { params: { query: { ...query, limit: 500, cursor } } });
         all.push(...got.entries);
         cursor = got.next_cursor ?? undefined;
       } while (cursor && all.length < EXPORT_MAX);

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiError, post, setCsrf } from '../lib/api.ts';
+import { ApiError, POST, setCsrf, type Res } from '../lib/api.ts';
 import type { SessionInfo } from '../session.ts';
 import { Button, ErrorText, Input, Loading } from '../ui.tsx';
 
@@ -26,8 +26,6 @@ function useSignedIn() {
     navigate(to, { replace: true });
   };
 }
-
-interface Challenge { second_factor_required: true; challenge: string; expires_in: number }
 
 /** A form's submit with its busy flag and its error (the sign-in steps). */
 function useSubmit(action: () => Promise<void>) {
@@ -56,7 +54,7 @@ export function LoginPage() {
   const from = (useLocation().state as { from?: string } | null)?.from ?? '/';
   const to = from === '/login' ? '/' : from;
   const step = useSubmit(async () => {
-    const r = await post<SessionInfo | Challenge>('/session', { email, password });
+    const r = await POST('/session', { body: { email, password } });
     if ('second_factor_required' in r) setChallenge(r.challenge);
     else signedIn(r, to);
   });
@@ -79,7 +77,7 @@ export function LoginPage() {
 function CodeStep({ challenge, to, onRestart }: { challenge: string; to: string; onRestart: () => void }) {
   const [code, setCode] = useState('');
   const signedIn = useSignedIn();
-  const step = useSubmit(async () => { signedIn(await post<SessionInfo>('/session/two-factor', { challenge, code: code.trim() }), to); });
+  const step = useSubmit(async () => { signedIn(await POST('/session/two-factor', { body: { challenge, code: code.trim() } }), to); });
   const expired = step.error instanceof ApiError && step.error.code === 'unauthorized';
   const codeError = step.error instanceof ApiError && step.error.code === 'invalid_code' ? step.error.message : undefined;
   return (
@@ -98,7 +96,7 @@ function CodeStep({ challenge, to, onRestart }: { challenge: string; to: string;
 
 export function InvitePage() {
   const token = useLocation().hash.slice(1);
-  const [info, setInfo] = useState<{ email: string; business_name: string } | null>(null);
+  const [info, setInfo] = useState<Res<'/invites/inspect', 'post'> | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [password, setPassword] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
@@ -106,14 +104,14 @@ export function InvitePage() {
   const signedIn = useSignedIn();
   useEffect(() => {
     if (!token) { setLoadError(new Error('This page needs the whole invite link, including the part after #.')); return; }
-    post<{ email: string; business_name: string }>('/invites/inspect', { token }).then(setInfo, setLoadError);
+    POST('/invites/inspect', { body: { token } }).then(setInfo, setLoadError);
   }, [token]);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      signedIn(await post<SessionInfo>('/invites/accept', { token, password }));
+      signedIn(await POST('/invites/accept', { body: { token, password } }));
     } catch (err) {
       setError(err instanceof ApiError ? err : new ApiError(0, 'error', String(err)));
     } finally {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { ApiError, post } from '../lib/api.ts';
+import { ApiError, POST } from '../lib/api.ts';
 import { Button, ErrorText, Input } from '../ui.tsx';
 import { AuthFrame } from './auth.tsx';
 
@@ -15,7 +15,7 @@ export function ForgotPage() {
     setBusy(true);
     setError(null);
     try {
-      await post('/password/forgot', { email });
+      await POST('/password/forgot', { body: { email } });
       setSent(true);
     } catch (err) {
       setError(err);
@@ -55,7 +55,7 @@ export function ResetPage() {
     setBusy(true);
     setError(null);
     try {
-      await post('/password/reset', { token, password });
+      await POST('/password/reset', { body: { token, password } });
       setDone(true);
     } catch (err) {
       setError(err instanceof ApiError ? err : new ApiError(0, 'error', String(err)));

@@ -1,19 +1,21 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, get } from '../lib/api.ts';
+import { ApiError, GET, type QueryOf } from '../lib/api.ts';
 import { downloadCsv } from '../lib/format.ts';
 import { figureLabel } from '../lib/words.ts';
 import { DayChart } from '../chart.tsx';
 import { Button, Card, ErrorText, Input, Loading, Page, Select } from '../ui.tsx';
-import { SydneyDays, type Daily, type Usage } from './overview.tsx';
+import { SydneyDays } from './overview.tsx';
 
 interface Form { from: string; to: string; direction: string; status: string; country: string; keyword: string; number: string }
+// The selects offer only the values the API takes ('' is no filter, left out of the query).
+type ReportQuery = QueryOf<'/report'>;
 
 export default function ReportsPage() {
   const [draft, setDraft] = useState<Form>({ from: '', to: '', direction: 'all', status: '', country: '', keyword: '', number: '' });
   const [form, setForm] = useState<Form>(draft);
-  const report = useQuery({ queryKey: ['report', form], queryFn: () => get<Usage>('/report', { ...form }) });
-  const daily = useQuery({ queryKey: ['daily', form.from, form.to], queryFn: () => get<Daily>('/report/daily', { from: form.from, to: form.to }) });
+  const report = useQuery({ queryKey: ['report', form], queryFn: () => GET('/report', { params: { query: form as ReportQuery } }) });
+  const daily = useQuery({ queryKey: ['daily', form.from, form.to], queryFn: () => GET('/report/daily', { params: { query: { from: form.from, to: form.to } } }) });
   const err = report.error instanceof ApiError ? report.error : null;
   const set = (k: keyof Form) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
   const days = useMemo(() => daily.data?.days.map((d) => d.day) ?? [], [daily.data]);

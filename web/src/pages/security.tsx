@@ -1,12 +1,10 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, get, post } from '../lib/api.ts';
+import { ApiError, GET, POST } from '../lib/api.ts';
 import type { SessionInfo } from '../session.ts';
 import { qrModules, qrPath } from '../lib/qr.ts';
 import { Button, Card, ErrorText, Input, Loading, Notice, Page } from '../ui.tsx';
 
-interface TwoFactorStatus { enabled: boolean; pending: boolean; recovery_codes_left: number }
-interface Enrolment { secret: string; otpauth_uri: string }
 
 const fieldError = (err: unknown, field: string) => (err instanceof ApiError ? err.forField(field) : undefined);
 // The secret in groups of four, as authenticator apps show it; the app ignores the spaces.
@@ -30,9 +28,9 @@ function QrCode({ text, label }: { text: string; label: string }) {
 /** Enrolment: the secret as a QR code, as text and as an otpauth link, then the app's first code turns it on. */
 function Enrol({ onDone }: { onDone: (codes: string[]) => void }) {
   const [code, setCode] = useState('');
-  const start = useMutation({ mutationFn: () => post<Enrolment>('/two-factor/enrol') });
+  const start = useMutation({ mutationFn: () => POST('/two-factor/enrol') });
   const confirm = useMutation({
-    mutationFn: () => post<{ recovery_codes: string[] }>('/two-factor/confirm', { code: code.replace(/\s/g, '') }),
+    mutationFn: () => POST('/two-factor/confirm', { body: { code: code.replace(/\s/g, '') } }),
     onSuccess: (r) => onDone(r.recovery_codes),
   });
   if (!start.data) {
@@ -102,7 +100,7 @@ function TurnOff({ left }: { left: number }) {
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const off = useMutation({
-    mutationFn: () => post('/two-factor/disable', code.trim() ? { code: code.trim() } : { password }),
+    mutationFn: () => POST('/two-factor/disable', { body: code.trim() ? { code: code.trim() } : { password } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['two-factor'] }),
   });
   const submit = (e: FormEvent) => { e.preventDefault(); off.mutate(); };
@@ -127,7 +125,7 @@ function TurnOff({ left }: { left: number }) {
 
 export default function SecurityPage({ session }: { session: SessionInfo }) {
   const qc = useQueryClient();
-  const status = useQuery({ queryKey: ['two-factor'], queryFn: () => get<TwoFactorStatus>('/two-factor') });
+  const status = useQuery({ queryKey: ['two-factor'], queryFn: () => GET('/two-factor') });
   const [codes, setCodes] = useState<string[] | null>(null);
   const enrolled = (c: string[]) => { setCodes(c); void qc.invalidateQueries({ queryKey: ['two-factor'] }); };
   return (

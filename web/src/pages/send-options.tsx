@@ -1,14 +1,16 @@
 import { inQuietHours, isoToZoned, zonedToIso } from '../lib/zoned.ts';
+import type { Body } from '../lib/api.ts';
 import type { AccountSettings } from '../settings.ts';
 import { Checkbox, Input } from '../ui.tsx';
 
 /** `linkTracking` null: the account's default (Settings), not sent. */
 export interface SendOptions { later: boolean; local: string; urgent: boolean; linkTracking: boolean | null }
+type SendExtras = Pick<Body<'/send'>, 'urgent' | 'link_tracking' | 'send_at'>;
 export const NO_OPTIONS: SendOptions = { later: false, local: '', urgent: false, linkTracking: null };
 
 /** What the options add to a send body, or why they cannot: the picker's time read in the account's zone. */
-export function optionsBody(o: SendOptions, s: AccountSettings): { body: Record<string, unknown>; error?: string } {
-  const body: Record<string, unknown> = {};
+export function optionsBody(o: SendOptions, s: AccountSettings): { body: SendExtras; error?: string } {
+  const body: SendExtras = {};
   if (s.quiet_hours && o.urgent) body.urgent = true;
   if (o.linkTracking !== null && o.linkTracking !== s.link_tracking) body.link_tracking = o.linkTracking;
   if (!o.later) return { body };

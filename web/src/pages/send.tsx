@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, get, post } from '../lib/api.ts';
+import { ApiError, GET, POST, type Body, type Res } from '../lib/api.ts';
 import { parseCsv } from '../lib/format.ts';
 import { dateTime } from '../lib/format.ts';
 import type { SessionInfo } from '../session.ts';
@@ -9,18 +9,13 @@ import { useAccountSettings } from '../settings.ts';
 import { Button, Card, Checkbox, ErrorText, Input, Notice, Page, Select, TextArea } from '../ui.tsx';
 import { NO_OPTIONS, optionsBody, SendOptionsFields, type SendOptions } from './send-options.tsx';
 
-type Recipient = string | { phone: string; merge_data: Record<string, string> };
-interface Preview { phone: string; text: string; encoding: 'gsm7' | 'ucs2'; parts: number; credits: number; segments: number; opted_out?: boolean }
-interface InvalidNumber { number: string; reason: string }
-interface BatchPreview {
-  recipients: Preview[]; total_credits: number; total_segments: number; invalid_numbers: string[]; invalid_details: InvalidNumber[];
-  opted_out_count: number; duplicates_removed: number; missing_merge_fields: Array<{ phone: string; fields: string[] }>;
-}
+type Recipient = NonNullable<Body<'/send-batch'>['recipients']>[number];
+type Preview = Res<'/send/preview', 'post'>;
+type BatchPreview = Res<'/send-batch/preview', 'post'>;
 
 /** What a message costs and what the carrier carries, in words: "1 credit, sent as 2 SMS (Unicode)". */
-const costInWords = (credits: number, segments: number, encoding?: 'gsm7' | 'ucs2') =>
+const costInWords = (credits: number, segments: number, encoding?: Preview['encoding']) =>
   `${credits} credit${credits === 1 ? '' : 's'}, sent as ${segments} SMS${encoding === 'ucs2' ? ' (Unicode)' : ''}`;
-interface NumberList { numbers: Array<{ number: string }> }
 
 const PHONE_COLUMNS = ['phone', 'mobile', 'number', 'to'];
 
@@ -56,11 +51,11 @@ export default function SendPage({ session }: { session: SessionInfo }) {
   const [options, setOptions] = useState<SendOptions>(NO_OPTIONS);
   const [optionsError, setOptionsError] = useState<string>();
   const account = useAccountSettings();
-  const [result, setResult] = useState<{ messageId?: string; sendAt?: string; batch?: { recipients_queued: number; invalid_numbers: string[]; invalid_details: InvalidNumber[]; opted_out_count: number; duplicates_removed: number; credits_used: number; segments: number; campaign_id: string } } | null>(null);
+  const [result, setResult] = useState<{ messageId?: string; sendAt?: string; batch?: Res<'/send-batch', 'post'> } | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const numbers = useQuery({ queryKey: ['numbers'], queryFn: () => get<NumberList>('/numbers') });
-  const senders = useQuery({ queryKey: ['senders'], queryFn: () => get<{ sender_ids: string[] }>('/senders') });
+  const numbers = useQuery({ queryKey: ['numbers'], queryFn: () => GET('/numbers') });
+  const senders = useQuery({ queryKey: ['senders'], queryFn: () => GET('/senders') });
 
   const recipients: Recipient[] = useMemo(() => csv ? csv.recipients : splitNumbers(to), [csv, to]);
   const text = optOutLink && !message.includes('{{OptOutLink}}') ? `${message} {{OptOutLink}}`.trim() : message;
@@ -75,8 +70,8 @@ export default function SendPage({ session }: { session: SessionInfo }) {
     if (recipients.length === 0 || text.trim() === '') { setPreview(null); return; }
     const timer = setTimeout(() => {
       const request = recipients.length === 1 && typeof recipients[0] === 'string'
-        ? post<Preview>('/send/preview', { ...body, to: recipients[0] }).then((single) => setPreview({ single }))
-        : post<BatchPreview>('/send-batch/preview', { ...body, recipients: recipients.slice(0, 1000) }).then((batch) => setPreview({ batch }));
+        ? POST('/send/preview', { body: { ...body, to: recipients[0] } }).then((single) => setPreview({ single }))
+        : POST('/send-batch/preview', { body: { ...body, recipients: recipients.slice(0, 1000) } }).then((batch) => setPreview({ batch }));
       request.catch((err: unknown) => setPreview({ error: err instanceof ApiError ? err : new ApiError(0, 'error', String(err)) }));
     }, 300);
     return () => clearTimeout(timer);
@@ -97,14 +92,14 @@ export default function SendPage({ session }: { session: SessionInfo }) {
     const extra = optionsBody(options, account.settings);
     setOptionsError(extra.error);
     if (extra.error) return;
-    const sendAt = extra.body.send_at as string | undefined;
+    const sendAt = extra.body.send_at;
     setBusy(true);
     try {
       if (recipients.length === 1 && typeof recipients[0] === 'string') {
-        const r = await post<{ message_id: string }>('/send', { ...body, ...extra.body, to: recipients[0] });
+        const r = await POST('/send', { body: { ...body, ...extra.body, to: recipients[0] } });
         setResult({ messageId: r.message_id, ...(sendAt ? { sendAt } : {}) });
       } else {
-        setResult({ batch: await post('/send-batch', { ...body, ...extra.body, recipients }), ...(sendAt ? { sendAt } : {}) });
+        setResult({ batch: await POST('/send-batch', { body: { ...body, ...extra.body, recipients } }), ...(sendAt ? { sendAt } : {}) });
       }
       void qc.invalidateQueries({ queryKey: ['balance'] });
       void qc.invalidateQueries({ queryKey: ['messages'] });
