@@ -4860,6 +4860,7 @@ export interface paths {
                                 metadata: {
                                     [key: string]: string;
                                 } | null;
+                                contact_name: string | null;
                                 delivery_receipt: {
                                     status: string;
                                     /** Format: date-time */
@@ -5515,6 +5516,7 @@ export interface paths {
                                 inbound_message_id: string | null;
                                 inbound_body: string | null;
                                 message_id: string | null;
+                                contact_name: string | null;
                             }[];
                             next_cursor: string | null;
                         };
@@ -5605,6 +5607,7 @@ export interface paths {
                                 inbound_message_id: string | null;
                                 inbound_body: string | null;
                                 message_id: string | null;
+                                contact_name: string | null;
                             };
                         };
                     };
@@ -5624,6 +5627,7 @@ export interface paths {
                                 inbound_message_id: string | null;
                                 inbound_body: string | null;
                                 message_id: string | null;
+                                contact_name: string | null;
                             };
                         };
                     };
@@ -6913,6 +6917,7 @@ export interface paths {
                                 /** @enum {string} */
                                 status: "received";
                                 unread: boolean;
+                                contact_name: string | null;
                             }[];
                             total: number;
                             unread_total: number;
