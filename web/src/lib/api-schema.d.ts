@@ -9520,6 +9520,7 @@ export interface paths {
                                 role: "owner" | "admin" | "member";
                                 status: string;
                                 source: string;
+                                two_factor: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -9620,6 +9621,7 @@ export interface paths {
                                 role: "owner" | "admin" | "member";
                                 status: string;
                                 source: string;
+                                two_factor: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -9865,6 +9867,7 @@ export interface paths {
                                 role: "owner" | "admin" | "member";
                                 status: string;
                                 source: string;
+                                two_factor: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -10011,6 +10014,7 @@ export interface paths {
                                 role: "owner" | "admin" | "member";
                                 status: string;
                                 source: string;
+                                two_factor: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -10026,6 +10030,7 @@ export interface paths {
                                 role: "owner" | "admin" | "member";
                                 status: string;
                                 source: string;
+                                two_factor: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -10180,6 +10185,7 @@ export interface paths {
                                 role: "owner" | "admin" | "member";
                                 status: string;
                                 source: string;
+                                two_factor: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -10295,6 +10301,7 @@ export interface paths {
                                 role: "owner" | "admin" | "member";
                                 status: string;
                                 source: string;
+                                two_factor: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -10558,6 +10565,7 @@ export interface paths {
                                 role: "owner" | "admin" | "member";
                                 status: string;
                                 source: string;
+                                two_factor: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -10573,6 +10581,7 @@ export interface paths {
                                 role: "owner" | "admin" | "member";
                                 status: string;
                                 source: string;
+                                two_factor: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
