@@ -10,7 +10,9 @@ import { createSmppServer, type CarrierSet, type SmppServer } from './carrier/in
 import { createSmppGateway } from './modules/smpp-credentials/smpp-gateway.service.ts';
 import { SMPP_REVOKED_CHANNEL } from './modules/smpp-credentials/smpp-credentials.repo.ts';
 import { purgeSmppQueue, queueEndedReceipts, SMPP_QUEUED_CHANNEL } from './modules/smpp-credentials/smpp-queue.repo.ts';
-import { createSharedBindLimits } from './modules/smpp-credentials/smpp-limits.ts';
+import { createSharedBindLimits, RENEW_BINDS_MS } from './modules/smpp-credentials/smpp-limits.ts';
+import { withCustomerValidity } from './modules/smpp-credentials/customer-validity.ts';
+import { expireByValidity, validityOf } from './modules/smpp-credentials/smpp-validity.repo.ts';
 import { UnstorableDeliveryError, type Carrier } from './carrier/carrier.ts';
 import { isDataException } from './platform/db/sql-state.ts';
 import { startReceiptQueries } from './modules/carriers/query.jobs.ts';
@@ -33,6 +35,11 @@ const NUMBER_RENEWAL_MS = 10 * 60_000;
 // Deliveries older than SMPP_SERVER_QUEUE_HOURS are dropped this often.
 const QUEUE_PURGE_MS = 10 * 60_000;
 const ENDED_RECEIPTS_MS = 10_000;
+// A receiving bind's queue is looked at this often without a wake (a NOTIFY missed, a claim another instance let go).
+const DELIVERY_POLL_MS = 5_000;
+// A sent message past its customer's validity (SMPP server) without a receipt waits this long for the carrier's
+// EXPIRED receipt before it is ended, as receipts.service gives MESSAGE_VALIDITY_HOURS' expiry.
+const VALIDITY_GRACE_MS = 60 * 60_000;
 // The credit ledger check reads the whole ledger: every quarter of an hour, the first a minute after start-up.
 const LEDGER_CHECK_MS = 15 * 60_000;
 
@@ -56,7 +63,9 @@ const refuseUnstorable = <T, R>(handle: (item: T) => Promise<R>) => async (item:
  */
 async function startCarrierRole(carriers: CarrierSet, services: Services, logger: Logger): Promise<{ stop: Stop }> {
   const log = logger.child({ component: 'carrier' });
-  const link = counted(carriers, services.metrics);
+  const counting = counted(carriers, services.metrics);
+  // With the SMPP server on, a message may carry its customer's own validity period to the carrier.
+  const link = services.config.smppServer ? withCustomerValidity(counting, { validityOf: (ids) => validityOf(services.db, ids) }) : counting;
   // The receipt and inbox services wake the webhook worker themselves after committing an event.
   await link.start({
     onReceipt: refuseUnstorable((receipt) => {
@@ -113,13 +122,14 @@ function counted(link: Carrier, metrics: Metrics): Carrier {
  * The SMPP server for customers' own SMPP clients (SMPP_SERVER_PORT): every workers process listens, so binds spread
  * over the instances; a revocation heard on the database closes the credential's binds here at once.
  */
-async function startSmppServerRole(settings: NonNullable<Config['smppServer']>, services: Services, logger: Logger): Promise<{ server: SmppServer; stop: Stop }> {
+async function startSmppServerRole(settings: NonNullable<Config['smppServer']>, services: Services, logger: Logger, now?: () => Date): Promise<{ server: SmppServer; stop: Stop }> {
+  const clock = now ? { now } : {};
   const gateway = createSmppGateway({
-    db: services.db, messages: services.messages, addressThrottle: services.addressThrottle, listen: services.database.listen, queueHours: settings.queueHours,
+    db: services.db, messages: services.messages, addressThrottle: services.addressThrottle, listen: services.database.listen, queueHours: settings.queueHours, ...clock,
   });
-  const limits = createSharedBindLimits({ db: services.db });
+  const limits = createSharedBindLimits({ db: services.db, ...clock });
   const server = createSmppServer({
-    port: settings.port, host: settings.host, window: settings.window, defaultAlphabet: settings.defaultAlphabet, gateway, limits,
+    port: settings.port, host: settings.host, window: settings.window, defaultAlphabet: settings.defaultAlphabet, gateway, limits, ...clock,
     onPdu: (direction) => services.metrics.smppServerPdus.inc({ direction }),
     ...(settings.tls ? { tls: settings.tls } : {}), logger: logger.child({ component: 'smpp-server' }),
   });
@@ -127,18 +137,27 @@ async function startSmppServerRole(settings: NonNullable<Config['smppServer']>, 
   // A delivery queued anywhere wakes the instance holding a receiving bind of its credential.
   const unlistenQueued = await services.database.listen(SMPP_QUEUED_CHANNEL, (credentialId) => { server.wake(credentialId); });
   const purge = every(QUEUE_PURGE_MS, () => purgeSmppQueue(services.db, settings.queueHours), logger, 'SMPP delivery queue purge');
-  // Receipts for messages that ended without a receipt transaction (refused at submit, expired, cancelled).
-  const ended = every(ENDED_RECEIPTS_MS, () => queueEndedReceipts(services.db), logger, 'SMPP receipts of messages ended otherwise');
+  // Messages past their customer's validity end expired; then the receipts of messages that ended without a
+  // receipt transaction (refused at submit, expired, cancelled) are queued.
+  const ended = every(ENDED_RECEIPTS_MS, async () => {
+    const expired = await expireByValidity(services.db, services.receipts.linksOf, new Date(), VALIDITY_GRACE_MS);
+    if (expired.events > 0) services.signals.webhooks.raise();
+    await queueEndedReceipts(services.db);
+  }, logger, 'SMPP validity expiry and receipts of messages ended otherwise');
+  const renew = every(RENEW_BINDS_MS, () => limits.renew(), logger, 'SMPP bind renewal');
+  const poll = every(DELIVERY_POLL_MS, async () => { server.wakeReceiving(); }, logger, 'SMPP delivery queue poll');
   await server.start();
   return {
     server,
     stop: async () => {
       await purge();
       await ended();
+      await poll();
       await unlisten();
       await unlistenQueued();
       await server.stop();
-      limits.stop();
+      // Renewed until the binds are closed: a bind still open never lapses for another instance.
+      await renew();
     },
   };
 }
@@ -158,9 +177,13 @@ function listenForCarrierReloads(services: Services, log: Logger): Promise<() =>
 }
 
 /** The background roles; each claims its rows with FOR UPDATE SKIP LOCKED and a lease, so processes may share them. */
-export async function startWorkers(config: Config, services: Services, carriers: CarrierSet, logger: Logger): Promise<{ stops: Stop[]; smppServer: SmppServer | null }> {
+export async function startWorkers(
+  config: Config, services: Services, carriers: CarrierSet, logger: Logger,
+  /** The sending clock (compose's `now`): the SMPP server reads its time fields and counts its tps by it. */
+  now?: () => Date,
+): Promise<{ stops: Stop[]; smppServer: SmppServer | null }> {
   const carrier = await startCarrierRole(carriers, services, logger);
-  const smpp = config.smppServer ? await startSmppServerRole(config.smppServer, services, logger) : null;
+  const smpp = config.smppServer ? await startSmppServerRole(config.smppServer, services, logger, now) : null;
   const unlistenReloads = await listenForCarrierReloads(services, logger.child({ component: 'carrier' }));
   const stops = [
     every(IDEMPOTENCY_SWEEP_MS, () => services.idempotency.purgeExpired(), logger, 'idempotency purge'),

@@ -371,7 +371,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     let smppServer: SmppServer | null = null;
     if (carriers) {
       const { startWorkers } = await import('./compose-workers.ts');
-      const workers = await startWorkers(config, services, carriers, logger);
+      const workers = await startWorkers(config, services, carriers, logger, options.now);
       smppServer = workers.smppServer;
       stops.push(...workers.stops);
       // On close the API still stops first, then the workers drain.

@@ -21,6 +21,11 @@ export interface SubmitRequest {
    */
   part?: CustomerPart;
   /**
+   * The end of the validity period the customer gave the message (submit_sm over Tasman's SMPP server): the SMSC
+   * is given what remains of it, if that is shorter than the carrier's own validity.
+   */
+  validUntil?: Date;
+  /**
    * The caller records the accepted ids and then calls the result's `settle`: until then the accepted submits keep
    * their slots in the bind's window (the dispatcher). Without it the slots free when the SMSC answers.
    */

@@ -46,7 +46,7 @@ export interface Submission {
   text: string;
   /** null: send now (quiet hours still apply) */
   sendAt: Date | null;
-  /** null: the carrier's validity */
+  /** The end of the validity period (the message expires then, and the carrier is given what remains); null: the carrier's validity. */
   validUntil: Date | null;
   /** a delivery receipt goes back to the ESME (registered_delivery bits 0-1 not 0) */
   receipt: boolean;

@@ -32,6 +32,8 @@ export interface TestAppOptions {
   ownDatabase?: boolean;
   /** A fixed sending clock (send_at, quiet hours, the daily cap's day): dates by calendar, not by timers. */
   now?: () => Date;
+  /** This database instead of a new one (two instances of Tasman on one database: pass the first's `config.databaseUrl`). */
+  database?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface TestAppOptions {
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tasman-test-'));
   // Workers claim every queued message in their database: they get one of their own.
-  const scratch = options.workers || options.ownDatabase ? await createScratchDatabase() : null;
+  const scratch = !options.database && (options.workers || options.ownDatabase) ? await createScratchDatabase() : null;
   const config = loadConfig({
     DATA_DIR: dataDir,
     RATE_LIMIT_RPS: '100000',
@@ -51,7 +53,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     AUTH_FAILURE_LIMIT: '1000000',
     LOG_LEVEL: 'silent',
     SIM_PORT: '0',
-    DATABASE_URL: scratch?.url ?? testDatabaseUrl(),
+    DATABASE_URL: options.database ?? scratch?.url ?? testDatabaseUrl(),
     ...env,
   });
   const composed = await compose(config, {

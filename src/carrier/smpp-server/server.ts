@@ -39,8 +39,6 @@ export interface SmppServerOptions {
   defaultAlphabet: InboundDefaultAlphabet;
   /** deliver_sm a receiving bind may have unanswered (a claimed batch of the credential's queue). */
   deliverWindow?: number;
-  /** How often a credential's queue is looked at without a wake (a NOTIFY missed, a claim another instance let go). */
-  pollMs?: number;
   /** Called for each PDU received and sent on a bind (the metrics). */
   onPdu?: (direction: 'in' | 'out') => void;
   /** max_binds and tps across instances; default: this process's counts only. */
@@ -235,11 +233,6 @@ export function createSmppServer(options: SmppServerOptions) {
     });
   }
 
-  const poll = setInterval(() => {
-    for (const id of new Set([...connections].filter(canReceive).map((c) => c.credential!.id))) wake(id);
-  }, options.pollMs ?? 5_000);
-  poll.unref();
-
   const server = options.tls
     ? tls.createServer({ cert: options.tls.cert, key: options.tls.key }, onConnection)
     : net.createServer(onConnection);
@@ -252,6 +245,13 @@ export function createSmppServer(options: SmppServerOptions) {
     },
     /** A delivery was queued for the credential (NOTIFY): its receiving binds here take it. */
     wake,
+    /**
+     * Every credential with a receiving bind here looks at its queue: the caller's periodic job, for what no wake
+     * announced (a NOTIFY missed, a claim another instance let go).
+     */
+    wakeReceiving(): void {
+      for (const id of new Set([...connections].filter(canReceive).map((c) => c.credential!.id))) wake(id);
+    },
     /** Closes every bind of a credential at once (it was revoked). */
     closeCredential(credentialId: string): number {
       let closed = 0;
@@ -272,7 +272,6 @@ export function createSmppServer(options: SmppServerOptions) {
     /** Stops accepting, unbinds every ESME politely, and waits for the sockets to close. */
     async stop() {
       stopped = true;
-      clearInterval(poll);
       // close() resolves once every connection has ended, so the binds are asked to unbind meanwhile.
       const closed = new Promise<void>((resolve) => { server.close(() => resolve()); });
       await Promise.all([...connections].map((c) => c.session.unbind()));

@@ -43,11 +43,15 @@ export interface SmppCarrierOptions extends Omit<SmppClientOptions, 'onDeliver' 
 }
 
 /** An SMPP relative time (YYMMDDhhmmsstnnR) of `hours`, e.g. 48 → "000002000000000R". */
-export function relativeValidity(hours: number): string {
-  const days = Math.floor(hours / 24);
+export const relativeValidity = (hours: number): string => relativePeriod(hours * 3600);
+
+/** An SMPP relative time of whole `seconds` (at least one), in days, hours, minutes and seconds: 5400 → "000000013000000R". */
+export function relativePeriod(seconds: number): string {
+  const s = Math.max(1, Math.floor(seconds));
+  const days = Math.floor(s / 86_400);
   if (days > 99) throw new RangeError('validity longer than 99 days');
   const two = (n: number) => String(n).padStart(2, '0');
-  return `0000${two(days)}${two(hours % 24)}0000000R`;
+  return `0000${two(days)}${two(Math.floor(s / 3600) % 24)}${two(Math.floor(s / 60) % 60)}${two(s % 60)}000R`;
 }
 
 /** Source address: alphanumeric -> TON 5/NPI 0; +E.164 -> TON 1/NPI 1 without '+'; other digits (short codes) -> TON 0/NPI 1. */
@@ -109,7 +113,12 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
   const concatBits = options.concatRefBits ?? 8;
   const concatRefs = createConcatRefs(concatBits);
   const carrierName = options.name ?? DEFAULT_CARRIER;
-  const validityPeriod = relativeValidity(options.validityHours ?? 48);
+  const validityHours = options.validityHours ?? 48;
+  const validityPeriod = relativeValidity(validityHours);
+  // A customer's own validity (SMPP server) shortens the carrier's: the SMSC is given what remains of it.
+  const validityOf = (request: SubmitRequest): string => (request.validUntil && request.validUntil.getTime() - Date.now() < validityHours * 3_600_000
+    ? relativePeriod((request.validUntil.getTime() - Date.now()) / 1000)
+    : validityPeriod);
   // Every id in one normalised form; with `auto`, the forms are learnt from the receipts that match (id-forms.ts).
   const idForms = createIdForms(options.messageIds ?? {}, carrierName, log);
 
@@ -192,7 +201,7 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
       sourceAddrTon: src.ton, sourceAddrNpi: src.npi, sourceAddr: src.addr,
       destAddrTon: Ton.INTERNATIONAL, destAddrNpi: Npi.ISDN, destinationAddr: request.to.replace(/^\+/, ''),
       esmClass: encoded.esmClass, dataCoding: encoded.dataCoding === 0 ? options.gsmDataCoding ?? 0 : encoded.dataCoding,
-      registeredDelivery: request.receipt ? 1 : 0, validityPeriod,
+      registeredDelivery: request.receipt ? 1 : 0, validityPeriod: validityOf(request),
     };
     if (base.sourceAddr.length > 20 || base.destinationAddr.length > 20) {
       return failure(true, 'invalid_address', 'address longer than 20 characters');

@@ -49,6 +49,7 @@ const OWN_SENTENCES: Record<string, string> = {
   closed: 'The carrier link was closed and retries ran out.',
   carrier_error: 'The carrier link failed and retries ran out.',
   expired: 'The message expired before the carrier accepted it.',
+  validity_expired: 'The validity period the message was submitted with ended before it could be sent; its credits were refunded.',
   partially_sent: 'The carrier accepted some parts of the message and refused the rest; the parts never accepted were refunded.',
 };
 

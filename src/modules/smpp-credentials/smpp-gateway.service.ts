@@ -10,6 +10,7 @@ import { AUTH_CHANGED_CHANNEL } from '../keys/authenticator.ts';
 import { addressAllowed, passwordMatches } from './credential-secret.ts';
 import { findCredentialById, findCredentialBySystemId, touchCredential, type CredentialForBind } from './smpp-binds.repo.ts';
 import { claimDeliveries, deleteDeliveries, insertPart, insertSubmit, releaseDeliveries } from './smpp-queue.repo.ts';
+import { insertValidity } from './smpp-validity.repo.ts';
 
 /** The longest a bound credential's actor (its account's status, settings, limits) is used without being read again. */
 const ACTOR_TTL_MS = 5_000;
@@ -94,13 +95,16 @@ export function createSmppGateway(deps: SmppGatewayDeps): EsmeGateway & { forget
       if (!actor) return { ok: false, code: 'forbidden', message: 'The credential is revoked or its account closed' };
       const sendAt = submission.sendAt && submission.sendAt.getTime() > now().getTime() ? submission.sendAt.toISOString() : undefined;
       try {
-        // A receipt asked for, and a part's concatenation fields, are written in the send's own transaction.
+        // A receipt asked for, a part's concatenation fields and a validity period are written in the send's own
+        // transaction.
+        const { validUntil } = submission;
         const result = await deps.messages.send(actor, {
           to: submission.to, message: submission.text,
           ...(submission.from !== null ? { sender: submission.from } : {}),
           ...(sendAt ? { send_at: sendAt } : {}),
-        }, submission.receipt || submission.part ? async (tx, sent) => {
+        }, submission.receipt || submission.part || validUntil ? async (tx, sent) => {
           if (submission.part) await insertPart(tx, sent.message_id, submission.part);
+          if (validUntil) await insertValidity(tx, sent.message_id, validUntil);
           if (submission.receipt) {
             await insertSubmit(tx, {
               messageId: sent.message_id, credentialId: credential.id, accountId: credential.accountId,
