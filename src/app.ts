@@ -229,7 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(senderRoutes, pick(s, 'senders'));
     await scope.register(settingsRoutes, pick(s, 'settings'));
     await scope.register(mcpRoutes, {
-      ...pick(s, 'messages', 'replies', 'inbox', 'conversations', 'optouts', 'campaigns', 'credits', 'reports', 'numbers', 'senders', 'webhooks', 'settings', 'accounts', 'idempotency', 'audit'),
+      ...pick(s, 'messages', 'replies', 'inbox', 'conversations', 'optouts', 'campaigns', 'credits', 'reports', 'numbers', 'senders', 'webhooks', 'settings', 'accounts', 'contacts', 'templates', 'idempotency', 'audit'),
       maxCreditsPerCall: s.config.mcp.maxCreditsPerCall, optoutLinkBase: s.config.optoutLinkBase,
     });
     await scope.register(auditRoutes, pick(s, 'audit'));

@@ -12,7 +12,8 @@ import type { TasmanApi } from './operations.ts';
 import { prompts, renderPrompt } from './prompts.ts';
 import { resources } from './resources.ts';
 import { listedTools } from './tool-listing.ts';
-import { tools, type ToolDefinition } from './tools.schemas.ts';
+import { tools } from './tools.schemas.ts';
+import type { ToolDefinition } from './tool-definition.schemas.ts';
 import { unknownArguments } from './unknown-arguments.ts';
 
 export interface McpServerOptions {
@@ -70,7 +71,7 @@ async function runTool(options: McpServerOptions, tool: ToolDefinition, args: Re
   const unknown = unknownArguments(tool.input, args);
   if (unknown) throw unknown;
   if (!entry.validate(args)) throw validationError(entry.validate.errors ?? []);
-  const credits = tool.credits?.(args, options.optoutLink) ?? 0;
+  const credits = (await tool.credits?.(args, options.optoutLink, options.api)) ?? 0;
   if (credits > options.maxCreditsPerCall) throw creditLimitError(credits, options.maxCreditsPerCall);
   const { idempotency_key: key, ...rest } = args;
   const request = { ...tool.request(rest), ...(typeof key === 'string' ? { idempotencyKey: key } : {}) };

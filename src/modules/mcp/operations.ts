@@ -12,6 +12,9 @@ import type { SenderService } from '../senders/senders.service.ts';
 import type { WebhookService } from '../webhooks/webhooks.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { AccountService } from '../accounts/accounts.service.ts';
+import type { ContactService } from '../contacts/contacts.service.ts';
+import type { TemplateService } from '../templates/templates.service.ts';
+import type { ContactQuery } from '../contacts/contacts.schemas.ts';
 import type { Within } from '../../platform/http/idempotency.ts';
 
 // The REST operations the MCP tools and resources stand on. Each names its route (method and path, as the REST
@@ -31,7 +34,7 @@ export interface ApiRequest {
 export type OperationServices = {
   messages: MessageService; replies: ReplyService; inbox: InboxService; conversations: ConversationService; optouts: OptoutService;
   campaigns: CampaignService; credits: CreditService; reports: ReportService; numbers: NumberService; senders: SenderService;
-  webhooks: WebhookService; settings: SettingsService; accounts: AccountService;
+  webhooks: WebhookService; settings: SettingsService; accounts: AccountService; contacts: ContactService; templates: TemplateService;
 };
 
 export interface Operation {
@@ -58,6 +61,9 @@ export const operations = {
   sendBatch: {
     method: 'POST', path: '/send-batch', keyedAs: () => 'send-batch', call: (s, a, r, w) => s.messages.sendBatch(a, body<BatchInput>(r), w),
   },
+  previewBatch: { method: 'POST', path: '/send-batch/preview', call: (s, a, r) => s.messages.previewBatch(a, body<BatchInput>(r)) },
+  listContacts: { method: 'GET', path: '/contacts', call: (s, a, r) => s.contacts.list(a, query<ContactQuery>(r)) },
+  listTemplates: { method: 'GET', path: '/templates', call: (s, a) => s.templates.list(a) },
   previewSend: { method: 'POST', path: '/send/preview', call: (s, a, r) => s.messages.previewSend(a, body<SendInput>(r)) },
   searchMessages: {
     method: 'GET', path: '/messages', call: (s, a, r) => s.messages.list(a, query<Parameters<MessageService['list']>[1]>(r)),

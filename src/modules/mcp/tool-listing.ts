@@ -1,4 +1,5 @@
-import { tools, type ToolDefinition } from './tools.schemas.ts';
+import { tools } from './tools.schemas.ts';
+import type { ToolDefinition } from './tool-definition.schemas.ts';
 
 // The tool list as an agent receives it (tools/list), which sits in its context for the whole conversation: each
 // input schema with what validation enforces (types, limits, required fields, enums) and a short description of

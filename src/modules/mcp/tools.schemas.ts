@@ -1,6 +1,5 @@
 import { Type, type Static, type TObject } from '@fastify/type-provider-typebox';
 import { Uuid } from '../../platform/http/schemas.ts';
-import { IdempotencyHeaders } from '../../platform/http/idempotency.ts';
 import { Balance, TransferRequest, TransferResult, AccountList } from '../accounts/accounts.schemas.ts';
 import { CampaignList, CampaignListQuery, CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';
 import { Conversation, ConversationParams, ConversationQuery, InboxList, InboxQuery, ReadResult } from '../inbox/inbox.schemas.ts';
@@ -13,41 +12,15 @@ import { AddResult, NumberBody, OptoutList } from '../optouts/optouts.routes.ts'
 import { ReportQuery, UsageReport } from '../reports/reports.schemas.ts';
 import { SettingsResponse } from '../settings/settings.schemas.ts';
 import { estimateBatchCredits, estimateSendCredits } from './credit-estimate.ts';
-import type { ApiRequest, OperationName } from './operations.ts';
+import type { ApiRequest } from './operations.ts';
+import { ASK, keyed, READ, READ_NOTHING, SPENDS, type ToolDefinition } from './tool-definition.schemas.ts';
+import { contactTools } from './contact-tools.schemas.ts';
 
 // Every MCP tool: the REST operation it calls, its input (built from that route's own request schemas, so the
 // same limits apply) and its output (the route's 200 schema, which shapes the result; the listing leaves it out to
 // stay small, decision 0072). `credits` is the most the call could spend or move, checked against
 // MCP_MAX_CREDITS_PER_CALL before anything happens. Descriptions are short and say what a call costs and when to
 // ask the user: the whole list is in every agent's context (a test holds it under 5,000 tokens).
-
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
-export interface ToolDefinition {
-  name: string;
-  title: string;
-  description: string;
-  op: OperationName;
-  input: TObject;
-  output: TObject;
-  annotations: ToolAnnotations;
-  request(args: Record<string, unknown>): ApiRequest;
-  credits?(args: Record<string, unknown>, optoutLink: string): number;
-  /** Shapes the route's answer for an agent (still valid against `output`). */
-  response?(result: unknown): unknown;
-}
-
-const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
-// Spending credits cannot be undone and reaches real phones: clients that confirm destructive calls confirm these.
-const SPENDS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
-
-// A read tool on a route that takes nothing: no arguments, an empty request.
-const READ_NOTHING = { input: Type.Object({}), annotations: READ, request: (): ApiRequest => ({}) };
 
 /**
  * A tool on a route with an `:id` in its path: the id comes in as `idArg` (message_id, account_id…) beside the
@@ -60,19 +33,6 @@ function onId(idArg: string, rest: TObject = Type.Object({}), into: 'body' | 'qu
       ({ params: { id: id as string }, ...(Object.keys(rest.properties).length > 0 ? { [into]: others } : {}) }),
   };
 }
-/**
- * A tool that sends or spends takes `idempotency_key`, the REST routes' Idempotency-Key (same rules, same
- * per-account scope): a retry with the same key and arguments replays the first result instead of sending again.
- */
-function keyed(input: TObject): TObject {
-  return Type.Object({
-    ...input.properties,
-    idempotency_key: Type.Optional(Type.String({ ...IdempotencyHeaders.properties['idempotency-key'], description: 'Unique per intended call; a retry with it replays the first result, never sends twice' })),
-  });
-}
-
-const ASK = 'Ask the user to confirm recipients, text and cost first.';
-
 /** `onId` for a tool that spends: the route's body plus `idempotency_key`. */
 function keyedOnId(idArg: string, rest: TObject) {
   const tool = onId(idArg, rest);
@@ -221,4 +181,5 @@ export const tools: ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     credits: (args) => args.amount as number,
   },
+  ...contactTools,
 ];

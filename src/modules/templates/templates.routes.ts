@@ -11,6 +11,7 @@ const TemplateView = Type.Object({
   created_at: described(Timestamp, 'When it was saved'),
   updated_at: described(Timestamp, 'When it was last changed'),
 }, { description: 'A message template' });
+export const TemplateList = Type.Object({ templates: Type.Array(TemplateView, { description: 'The templates' }) }, { description: 'The templates' });
 const EXAMPLE = {
   id: '01938f50-1a2b-7c3d-8e4f-5a6b7c8d9e03', name: 'Appointment reminder', body: 'Hi {{first_name}}, see you {{when}}. Reply STOP to opt out.',
   created_at: '2026-11-20T03:15:42.118Z', updated_at: '2026-11-20T03:15:42.118Z',
@@ -33,7 +34,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesDeps> = asy
     config: { contract: { response: { templates: [EXAMPLE] } }, scope: 'read' },
     schema: {
       tags, summary: 'The account\'s message templates', description: 'Every template of the account, in the order they were saved. Needs the read scope.',
-      response: { 200: Type.Object({ templates: Type.Array(TemplateView, { description: 'The templates' }) }, { description: 'The templates' }) },
+      response: { 200: TemplateList },
     },
   }, async (request) => templates.list(request.actor));
 

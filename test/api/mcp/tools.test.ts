@@ -7,8 +7,8 @@ import { callTool, connectMcp, ok, refusal, type McpTransportKind } from '../../
 // Both transports, driven by the official SDK client: every tool called, structured results shaped by the REST
 // routes' 200 schemas, refusals as tool errors carrying the API's code.
 
-const READ_TOOLS = ['preview_message', 'search_messages', 'get_message', 'list_campaigns', 'get_campaign', 'list_inbox', 'get_conversation', 'list_optouts', 'get_balance', 'get_report', 'list_numbers', 'list_sub_accounts', 'get_settings'];
-const WRITE_TOOLS = ['send_sms', 'schedule_sms', 'cancel_scheduled', 'send_batch', 'reply_to_inbound', 'mark_inbound_read', 'allocate_credits', 'add_optout'];
+const READ_TOOLS = ['preview_message', 'search_messages', 'get_message', 'list_campaigns', 'get_campaign', 'list_inbox', 'get_conversation', 'list_optouts', 'get_balance', 'get_report', 'list_numbers', 'list_sub_accounts', 'get_settings', 'list_contacts', 'list_templates'];
+const WRITE_TOOLS = ['send_sms', 'schedule_sms', 'cancel_scheduled', 'send_batch', 'reply_to_inbound', 'mark_inbound_read', 'allocate_credits', 'add_optout', 'send_to_list'];
 // Writes that can be undone or repeated without harm: an opt-out, marking read, and a schedule until cancel_scheduled refunds it.
 const NOT_DESTRUCTIVE = ['add_optout', 'schedule_sms', 'mark_inbound_read'];
 // A day ahead of the server's clock: well inside the 35-day limit, never due during the test.
@@ -194,6 +194,8 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
     const campaign = ok(await callTool(client, 'get_campaign', { campaign_id: sent.campaign_id }));
     const messageId = (campaign.messages as Array<{ id: string }>)[0]!.id;
     const scheduled = ok(await callTool(client, 'schedule_sms', { to: mobile(), message: 'later', send_at: tomorrow() }));
+    const list = await call(t.app, owner.apiKey, 'POST', '/lists', { name: 'Read-only test' });
+    await call(t.app, owner.apiKey, 'POST', '/contacts', { phone: mobile(), lists: [list.body.id] });
     const readArgs: Record<string, Record<string, unknown>> = {
       get_message: { message_id: messageId }, get_campaign: { campaign_id: sent.campaign_id },
       preview_message: { to: mobile(), message: 'hi' }, get_conversation: { number: mobile() },
@@ -208,6 +210,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('MCP over %s', (kind) => {
       mark_inbound_read: { inbound_id: inbound!.id },
       allocate_credits: { account_id: owner.accountId, amount: 1 },
       add_optout: { number: mobile() },
+      send_to_list: { list_id: list.body.id, message: 'hi' },
     };
     for (const name of WRITE_TOOLS) {
       expect(refusal(await callTool(readOnly, name, writeArgs[name]!)), name).toMatchObject({ code: 'insufficient_scope' });
