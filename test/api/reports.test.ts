@@ -224,8 +224,16 @@ describe('GET /report', () => {
     const f = filtersOf(w);
     const res = await call(t.app, w.account.apiKey, 'GET', `/report?${query({}, f)}`);
     expect(res.status).toBe(200);
-    expect(res.body.summary).toEqual(expected(w.facts, w.inbound, w.optouts, { from: daysAgo(30), to: today() }, f));
+    const want = expected(w.facts, w.inbound, w.optouts, { from: daysAgo(30), to: today() }, f);
+    expect(res.body.summary).toEqual(want);
     expect(res.body.filters).toMatchObject({ direction: f.direction ?? 'all', ...f });
+    // The dashboard's chart and its CSV (GET /report/daily) take the same filters: its days add up to the summary.
+    const daily = await call(t.app, w.account.apiKey, 'GET', `/report/daily?${query({}, f)}`);
+    expect(daily.status).toBe(200);
+    const days = daily.body.days as Array<Record<'total' | 'sent' | 'delivered' | 'failed' | 'inbound', number>>;
+    const sum = (k: keyof (typeof days)[number]) => days.reduce((n, d) => n + d[k], 0);
+    expect({ total: sum('total'), sent: sum('sent'), delivered: sum('delivered'), failed: sum('failed'), inbound: sum('inbound') })
+      .toEqual({ total: want.messages.total, sent: want.messages.sent, delivered: want.messages.delivered, failed: want.messages.failed, inbound: want.inbound });
   });
 
   it('counts an explicit range by Sydney days: the old day alone, and a range covering both', async () => {

@@ -175,16 +175,34 @@ export async function usageByAccount(
   }));
 }
 
-export interface DayCounters { day: string; total: number; sent: number; delivered: number; failed: number }
+export interface DayCounters { day: string; total: number; sent: number; delivered: number; failed: number; inbound: number }
 
-/** Outbound messages created per Sydney day in the range (days without messages are absent). */
-export async function dailyCounts(db: Executor, accountId: string, range: { start: Date; end: Date }): Promise<DayCounters[]> {
-  return rows<DayCounters>(db, sql`
-    select to_char(created_at at time zone 'Australia/Sydney', 'YYYY-MM-DD') as day,
-           count(*)::int as total,
-           count(*) filter (where sent_at is not null)::int as sent,
-           count(*) filter (where status = 'delivered')::int as delivered,
-           count(*) filter (where status = 'failed')::int as failed
-    from messages where account_id = ${accountId} and created_at >= ${range.start.toISOString()} and created_at < ${range.end.toISOString()}
-    group by 1 order by 1`);
+const sydneyDayOf = (column: SQL) => sql`to_char(${column} at time zone 'Australia/Sydney', 'YYYY-MM-DD')`;
+
+/**
+ * Per Sydney day of the range (days with nothing are absent): outbound messages created and their outcomes, and
+ * inbound messages received, narrowed by the report's filters exactly as `usageByAccount` narrows its counters.
+ */
+export async function dailyCounts(db: Executor, accountId: string, range: { start: Date; end: Date }, f: ReportFilters): Promise<DayCounters[]> {
+  const start = range.start.toISOString();
+  const end = range.end.toISOString();
+  const [outbound, inbound] = await Promise.all([
+    rows<Omit<DayCounters, 'inbound'>>(db, sql`
+      select ${sydneyDayOf(sql`m.created_at`)} as day,
+             count(*)::int as total,
+             count(*) filter (where m.sent_at is not null)::int as sent,
+             count(*) filter (where m.status = 'delivered')::int as delivered,
+             count(*) filter (where m.status = 'failed')::int as failed
+      from messages m where m.account_id = ${accountId} and m.created_at >= ${start} and m.created_at < ${end}${and(outboundConditions(f))}
+      group by 1`),
+    rows<{ day: string; inbound: number }>(db, sql`
+      select ${sydneyDayOf(sql`i.received_at`)} as day, count(*)::int as inbound
+      from inbound_messages i where i.account_id = ${accountId} and i.received_at >= ${start} and i.received_at < ${end}${and(inboundConditions(f))}
+      group by 1`),
+  ]);
+  const days = new Map<string, DayCounters>();
+  const zero = (day: string): DayCounters => ({ day, total: 0, sent: 0, delivered: 0, failed: 0, inbound: 0 });
+  for (const o of outbound) days.set(o.day, { ...zero(o.day), ...o });
+  for (const i of inbound) days.set(i.day, { ...(days.get(i.day) ?? zero(i.day)), inbound: i.inbound });
+  return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
 }

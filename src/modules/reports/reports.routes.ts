@@ -23,8 +23,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<ReportRoutesDeps> = async (
     config: { contract: { errors: ['invalid_range'], response: REPORT_EXAMPLES.daily }, scope: 'read' },
     schema: {
       tags: ['Reporting'], summary: 'Outbound messages per Sydney day (created, sent, delivered, failed)',
-      description: 'A daily series of the caller\'s outbound messages over a range of Sydney days (default the last 30), one entry per day including empty ones: what the dashboard charts. A reversed or too long range answers 400 invalid_range. Needs the read scope.',
-      querystring: RangeQuery, response: { 200: DailyReport },
+      description: 'A daily series of the caller\'s outbound messages and their outcomes, and of inbound messages, over a range of Sydney days (default the last 30), one entry per day including empty ones: what the dashboard charts and downloads. Takes the filters of GET /report and narrows each day\'s counters as it narrows the totals. A reversed or too long range answers 400 invalid_range. Needs the read scope.',
+      querystring: ReportQuery, response: { 200: DailyReport },
     },
   }, async (request) => reports.daily(request.actor, request.query));
 
@@ -41,8 +41,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<ReportRoutesDeps> = async (
     config: { contract: subAccountContract({ errors: ['invalid_range'], response: REPORT_EXAMPLES.daily }), scope: 'read' },
     schema: {
       tags: ['Reporting'], summary: 'One sub-account\'s outbound messages per Sydney day (parent only)',
-      description: 'The GET /report/daily series for one of the caller\'s sub-accounts, closed ones included. Needs hierarchy enabled on the caller and the read scope.',
-      params: IdParams, querystring: RangeQuery, response: { 200: DailyReport },
+      description: 'The GET /report/daily series for one of the caller\'s sub-accounts, closed ones included, with the same filters. Needs hierarchy enabled on the caller and the read scope.',
+      params: IdParams, querystring: ReportQuery, response: { 200: DailyReport },
     },
   }, async (request) => reports.subAccountDaily(request.actor, request.params.id, request.query));
 

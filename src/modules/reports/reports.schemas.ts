@@ -83,6 +83,7 @@ export const DailyReport = Type.Object({
     day: described(Day, 'The day'), total: Type.Integer({ description: 'Outbound messages created that day' }),
     sent: Type.Integer({ description: 'Of them, accepted by the SMSC' }), delivered: Type.Integer({ description: 'Of them, delivered' }),
     failed: Type.Integer({ description: 'Of them, failed' }),
+    inbound: Type.Integer({ description: 'Inbound messages received that day' }),
   }), { description: 'One entry per day of the range, oldest first, zeros included' }),
 }, { description: 'Outbound messages per day' });
 
@@ -95,7 +96,7 @@ export const REPORT_EXAMPLES = {
   },
   daily: {
     from: '2026-11-26', to: '2026-11-27',
-    days: [{ day: '2026-11-26', total: 40, sent: 40, delivered: 39, failed: 1 }, { day: '2026-11-27', total: 52, sent: 51, delivered: 48, failed: 2 }],
+    days: [{ day: '2026-11-26', total: 40, sent: 40, delivered: 39, failed: 1, inbound: 3 }, { day: '2026-11-27', total: 52, sent: 51, delivered: 48, failed: 2, inbound: 5 }],
   },
   group: {
     from: '2026-10-29', to: '2026-11-27',

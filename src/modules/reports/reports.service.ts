@@ -99,23 +99,23 @@ export function createReportService(deps: { db: Db; now?: () => Date }) {
     };
   }
 
-  /** GET /report/daily: the dashboard's chart; every day of the range, zeros included, counters as in /report. */
-  async function daily(actor: Actor, query: RangeInput) {
-    return dailyOf(actor.accountId, resolveRange(query, now()));
+  /** GET /report/daily: the dashboard's chart; every day of the range, zeros included, counters and filters as in /report. */
+  async function daily(actor: Actor, query: ReportInput) {
+    return dailyOf(actor.accountId, resolveRange(query, now()), query);
   }
 
   /** GET /account/{id}/report/daily: the same for a sub-account, with the rules of GET /account/{id}/report. */
-  async function subAccountDaily(actor: Actor, accountId: string, query: RangeInput) {
+  async function subAccountDaily(actor: Actor, accountId: string, query: ReportInput) {
     const range = resolveRange(query, now());
     await loadManagedAccount(deps.db, actor, accountId, { write: false, includeClosed: true });
-    return dailyOf(accountId, range);
+    return dailyOf(accountId, range, query);
   }
 
-  async function dailyOf(accountId: string, range: ReturnType<typeof resolveRange>) {
-    const found = new Map((await dailyCounts(deps.db, accountId, range)).map((d) => [d.day, d]));
+  async function dailyOf(accountId: string, range: ReturnType<typeof resolveRange>, query: ReportInput) {
+    const found = new Map((await dailyCounts(deps.db, accountId, range, toFilters(query))).map((d) => [d.day, d]));
     const days = [];
     for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
-      days.push(found.get(day) ?? { day, total: 0, sent: 0, delivered: 0, failed: 0 });
+      days.push(found.get(day) ?? { day, total: 0, sent: 0, delivered: 0, failed: 0, inbound: 0 });
     }
     return { from: range.from, to: range.to, days };
   }

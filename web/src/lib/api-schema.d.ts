@@ -7568,6 +7568,12 @@ export interface paths {
                 query?: {
                     from?: string;
                     to?: string;
+                    direction?: "all" | "outbound" | "inbound";
+                    status?: "queued" | "sent" | "delivered" | "failed";
+                    country?: "AU" | "NZ";
+                    campaign_id?: string;
+                    keyword?: string;
+                    number?: string;
                 };
                 header?: never;
                 path?: never;
@@ -7589,6 +7595,7 @@ export interface paths {
                                 sent: number;
                                 delivered: number;
                                 failed: number;
+                                inbound: number;
                             }[];
                         };
                     };
@@ -7802,6 +7809,12 @@ export interface paths {
                 query?: {
                     from?: string;
                     to?: string;
+                    direction?: "all" | "outbound" | "inbound";
+                    status?: "queued" | "sent" | "delivered" | "failed";
+                    country?: "AU" | "NZ";
+                    campaign_id?: string;
+                    keyword?: string;
+                    number?: string;
                 };
                 header?: never;
                 path: {
@@ -7825,6 +7838,7 @@ export interface paths {
                                 sent: number;
                                 delivered: number;
                                 failed: number;
+                                inbound: number;
                             }[];
                         };
                     };

@@ -15,7 +15,8 @@ export default function ReportsPage() {
   const [draft, setDraft] = useState<Form>({ from: '', to: '', direction: 'all', status: '', country: '', keyword: '', number: '' });
   const [form, setForm] = useState<Form>(draft);
   const report = useQuery({ queryKey: ['report', form], queryFn: () => GET('/report', { params: { query: form as ReportQuery } }) });
-  const daily = useQuery({ queryKey: ['daily', form.from, form.to], queryFn: () => GET('/report/daily', { params: { query: { from: form.from, to: form.to } } }) });
+  // The chart and its CSV take the report's filters too, so they count what the summary counts.
+  const daily = useQuery({ queryKey: ['daily', form], queryFn: () => GET('/report/daily', { params: { query: form as ReportQuery } }) });
   const err = report.error instanceof ApiError ? report.error : null;
   const set = (k: keyof Form) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
   const days = useMemo(() => daily.data?.days.map((d) => d.day) ?? [], [daily.data]);
@@ -23,6 +24,7 @@ export default function ReportsPage() {
     { label: 'Sent', color: '#1d4ed8', values: daily.data?.days.map((d) => d.sent) ?? [] },
     { label: 'Delivered', color: '#15803d', values: daily.data?.days.map((d) => d.delivered) ?? [] },
     { label: 'Failed', color: '#b91c1c', values: daily.data?.days.map((d) => d.failed) ?? [] },
+    { label: 'Inbound', color: '#7c3aed', values: daily.data?.days.map((d) => d.inbound) ?? [] },
   ], [daily.data]);
   const submit = (e: FormEvent) => { e.preventDefault(); setForm(draft); };
   const s = report.data?.summary;
@@ -55,14 +57,14 @@ export default function ReportsPage() {
           </dl>
           <div className="mt-4">
             <Button kind="secondary" onClick={() => downloadCsv(`report-${report.data!.from}-${report.data!.to}.csv`,
-              ['day', 'total', 'sent', 'delivered', 'failed'], (daily.data?.days ?? []).map((d) => [d.day, d.total, d.sent, d.delivered, d.failed]))}>
+              ['day', 'total', 'sent', 'delivered', 'failed', 'inbound'], (daily.data?.days ?? []).map((d) => [d.day, d.total, d.sent, d.delivered, d.failed, d.inbound]))}>
               Download CSV
             </Button>
           </div>
         </Card>
       )}
       <Card title="By day">
-        {daily.data ? <DayChart days={days} series={series} title="Messages sent, delivered and failed per day" /> : <Loading />}
+        {daily.data ? <DayChart days={days} series={series} title="Messages sent, delivered and failed, and inbound messages, per day" /> : <Loading />}
       </Card>
     </Page>
   );
