@@ -132,7 +132,7 @@ function createServices(
     replies: createReplyService({ db, messages }),
     conversations: createConversationService({ db }),
     senders: createSenderService({ db }),
-    settings: createSettingsService({ db }),
+    settings: createSettingsService({ db, hasSecondFactor: twoFactor.required }),
     audit,
     campaigns: createCampaignService({ db }),
     optouts: createOptoutService({ db }),

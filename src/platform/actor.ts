@@ -24,6 +24,8 @@ export interface SessionUser {
   role: Role;
   canSend: boolean;
   canBilling: boolean;
+  /** They sign in with a second factor: where the account requires one, a user without it may only enrol. */
+  twoFactor: boolean;
 }
 
 export interface Actor {

@@ -57,6 +57,8 @@ export const errorStatus = {
   csrf_failed: 403,
   /** the signed-in user lacks can_send or can_billing for this */
   permission_denied: 403,
+  /** the account requires a second factor and the signed-in user has none yet: only enrolling (/two-factor) is open */
+  two_factor_required: 403,
   /** the API key lacks the scope (read, send, manage) this route or tool needs */
   insufficient_scope: 403,
   /** an MCP tool call would spend more credits than MCP_MAX_CREDITS_PER_CALL allows; the agent must ask its user */

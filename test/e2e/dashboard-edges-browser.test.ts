@@ -3,6 +3,7 @@
 // to the API reference; axe (serious or critical) at desktop and phone sizes.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
+import type { Page } from 'playwright-core';
 import { useTasmanInChromium } from '../support/browser-app.ts';
 import { haveChromium, screenshot, seriousViolations } from '../support/browser.ts';
 
@@ -17,13 +18,13 @@ describe.skipIf(!haveChromium)('the dashboard\'s edges in a browser', () => {
 
   const heading = (name: string) => s.page.getByRole('heading', { level: 1, name }).waitFor();
   const nav = () => s.page.getByRole('navigation', { name: 'Main' });
-  async function axeAtBothSizes(name: string) {
+  async function axeAtBothSizes(name: string, page: Page = s.page) {
     for (const [width, height, label] of [[1280, 900, 'desktop'], [390, 844, 'phone']] as const) {
-      await s.page.setViewportSize({ width, height });
-      expect(await seriousViolations(s.page), `${name} at ${width}px`).toEqual([]);
-      await screenshot(s.page, `${name}-${label}`);
+      await page.setViewportSize({ width, height });
+      expect(await seriousViolations(page), `${name} at ${width}px`).toEqual([]);
+      await screenshot(page, `${name}-${label}`);
     }
-    await s.page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize({ width: 1280, height: 900 });
   }
 
   /** A member invited with the API key who turns on a second factor through the API, as their browser would. */
@@ -224,5 +225,33 @@ describe.skipIf(!haveChromium)('the dashboard\'s edges in a browser', () => {
     await row.getByRole('cell', { name: 'Off', exact: true }).waitFor();
     expect(await dialog.count()).toBe(0);
     expect(await member.signIn()).toBe(200);
+  });
+
+  it('the owner requires two-factor authentication: a member without it signs in to its set-up alone, then to the dashboard', async () => {
+    await s.page.goto(`${s.proc.url}/app/security`);
+    await heading('Security');
+    const rule = s.page.getByRole('button', { name: 'Require two-factor authentication for everyone' });
+    await rule.click();
+    await s.page.getByText('Everyone on the team must use two-factor authentication').waitFor();
+    await axeAtBothSizes('security-team-rule');
+
+    const member = await (await s.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await member.goto(`${s.proc.url}/app/login`);
+    await member.getByLabel('Email').fill('reception@edges.test');
+    await member.getByLabel('Password').fill(PASSWORD);
+    await member.getByRole('button', { name: 'Sign in' }).click();
+    await member.getByText('Harbour Dental requires two-factor authentication').waitFor();
+    expect(await member.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    await member.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    await member.getByRole('img', { name: /^QR code/ }).waitFor();
+    await axeAtBothSizes('enrol-first', member);
+    const secret = (await member.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
+    await member.getByLabel('Authentication code').fill(await nextCode(secret));
+    await member.getByRole('button', { name: 'Turn on' }).click();
+    await member.getByRole('list', { name: 'Recovery codes' }).waitFor();
+    await member.getByRole('button', { name: 'Continue to the dashboard' }).click();
+    await member.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await member.getByRole('navigation', { name: 'Main' }).waitFor();
+    await member.context().close();
   });
 });

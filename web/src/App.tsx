@@ -10,6 +10,7 @@ import { useUnreadReplies } from './unread.ts';
 import { LoginPage, InvitePage } from './pages/auth.tsx';
 import { ForgotPage, ResetPage } from './pages/password-reset.tsx';
 import { OverviewPage } from './pages/overview.tsx';
+import { EnrolFirst } from './pages/enrol-first.tsx';
 
 // The first page (overview or sign-in) is in the main bundle; the others load when first opened.
 const SendPage = lazy(() => import('./pages/send.tsx'));
@@ -49,6 +50,8 @@ function SignedIn() {
   const location = useLocation();
   if (session.isPending) return <main className="p-6"><Loading /></main>;
   if (!session.data) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  // The owner requires two-factor authentication and this user has none yet: the API answers nothing else.
+  if (session.data.account.two_factor_required && !session.data.user.two_factor) return <EnrolFirst session={session.data} />;
   return <Shell session={session.data} />;
 }
 

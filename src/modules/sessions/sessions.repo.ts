@@ -20,6 +20,7 @@ interface UserSessionRow extends SessionRow, Omit<ActorRow, 'key_id' | 'permissi
   name: string | null;
   can_send: boolean;
   can_billing: boolean;
+  two_factor: boolean;
 }
 
 export interface UserSession {
@@ -42,13 +43,14 @@ export async function insertSession(db: Executor, row: { tokenHash: string; kind
 export async function findUserSession(db: Executor, tokenHash: string): Promise<UserSession | null> {
   const [row] = await rows<UserSessionRow>(db, sql`
     select s.csrf_token, s.last_seen_at, u.id as user_id, u.email, u.name, u.role, u.can_send, u.can_billing,
+           u.totp_enabled_at is not null as two_factor,
            a.id as account_id, a.parent_id, a.business_name, a.abn, ${SUBTREE_STATUS} as account_status, a.hierarchy_enabled,
            a.daily_limit, a.managed_by_parent, a.optout_exempt, a.inherit_parent_senders, a.settings
     from sessions s join account_users u on u.id = s.user_id join accounts a on a.id = u.account_id ${PARENT_JOIN}
     where s.token_hash = ${tokenHash} and s.kind = 'user' and s.revoked_at is null and u.removed_at is null
       and s.last_seen_at > now() - make_interval(hours => ${IDLE_HOURS}) and ${SUBTREE_OPEN}`);
   if (!row) return null;
-  const user = { id: row.user_id, email: row.email, role: row.role, canSend: row.can_send, canBilling: row.can_billing };
+  const user = { id: row.user_id, email: row.email, role: row.role, canSend: row.can_send, canBilling: row.can_billing, twoFactor: row.two_factor };
   return {
     // A signed-in user acts with the permissions of their role and flags, read on every request: a change to them
     // holds from the user's very next request.

@@ -31,12 +31,14 @@ export const SessionInfo = Type.Object({
     can_send: Type.Boolean({ description: 'They may send messages' }), can_billing: Type.Boolean({ description: 'They may manage billing' }),
     role: Role,
     permissions: Type.Array(PermissionName, { description: 'What they may do (docs/permissions.md)' }),
+    two_factor: Type.Boolean({ description: 'They sign in with a second factor (an authenticator app)' }),
   }, { description: 'Who is signed in' }),
   account: Type.Object({
     id: described(Uuid, 'The account\'s id'), business_name: Type.String({ description: 'The business\'s name' }),
     parent_account_id: nullable(Uuid, 'Its parent\'s id; null for a top-level account'),
     hierarchy_enabled: Type.Boolean({ description: 'It may have sub-accounts' }),
     account_status: Type.String({ description: 'active, suspended or closed' }),
+    two_factor_required: Type.Boolean({ description: 'The owner requires a second factor: until the user has one (user.two_factor), every route but /two-factor answers 403 two_factor_required' }),
   }, { description: 'The account they are signed in to' }),
 }, { description: 'The session (its token is in the HttpOnly cookie tasman_session)' });
 export const OperatorSessionInfo = Type.Object({
@@ -74,7 +76,7 @@ export const TwoFactorDisable = Type.Object({
 }, { description: 'Proof: a current code, a recovery code or the password' });
 
 const USER = {
-  id: EX.user, email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false, role: 'member', permissions: ['read', 'send'],
+  id: EX.user, email: 'reception@harbourdental.example', name: 'Priya Shah', can_send: true, can_billing: false, role: 'member', permissions: ['read', 'send'], two_factor: true,
 };
-const ACCOUNT = { id: EX.account, business_name: 'Harbour Dental Group', parent_account_id: null, hierarchy_enabled: true, account_status: 'active' };
+const ACCOUNT = { id: EX.account, business_name: 'Harbour Dental Group', parent_account_id: null, hierarchy_enabled: true, account_status: 'active', two_factor_required: false };
 export const SESSION_EXAMPLE = { csrf_token: 'Xq3v9Lr0T2m7yKb5Nf8cWd1eHs4jPa6u', user: USER, account: ACCOUNT };

@@ -213,11 +213,12 @@ export function sessionView(actor: Actor, csrfToken: string, name: string | null
     csrf_token: csrfToken,
     user: {
       id: user.id, email: user.email, name, can_send: actor.permissions.includes('send'), can_billing: actor.permissions.includes('billing'),
-      role: user.role, permissions: actor.permissions,
+      role: user.role, permissions: actor.permissions, two_factor: user.twoFactor,
     },
     account: {
       id: actor.accountId, business_name: actor.account.businessName, parent_account_id: actor.account.parentId,
       hierarchy_enabled: actor.account.hierarchyEnabled, account_status: actor.account.accountStatus,
+      two_factor_required: actor.account.settings.twoFactorRequired,
     },
   };
 }

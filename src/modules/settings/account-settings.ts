@@ -15,6 +15,7 @@ export const DEFAULT_COUNTRY: PhoneCountry = 'AU';
 
 export const DEFAULT_SETTINGS: AccountSettings = Object.freeze({
   quietHours: null, timeZone: DEFAULT_TIME_ZONE, linkTracking: false, country: DEFAULT_COUNTRY, lowBalanceThreshold: null,
+  twoFactorRequired: false,
 });
 
 /** `HH:MM`, 00:00–23:59. */
@@ -71,6 +72,7 @@ export function readSettings(stored: unknown): AccountSettings {
     linkTracking: typeof s.link_tracking === 'boolean' ? s.link_tracking : DEFAULT_SETTINGS.linkTracking,
     country: s.country === 'NZ' || s.country === 'AU' ? s.country : DEFAULT_COUNTRY,
     lowBalanceThreshold: Number.isSafeInteger(s.low_balance_threshold) && (s.low_balance_threshold as number) > 0 ? s.low_balance_threshold as number : null,
+    twoFactorRequired: s.two_factor_required === true,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SettingsService } from './settings.service.ts';
-import { SettingsResponse, SettingsUpdate, SettingsUpdateResult } from './settings.schemas.ts';
+import { SettingsResponse, SettingsUpdate, SettingsUpdateResult, TwoFactorPolicy } from './settings.schemas.ts';
 
 const SETTINGS_EXAMPLE = { quiet_hours: { start: '21:00', end: '08:00' }, time_zone: 'Australia/Sydney', link_tracking: true, country: 'AU', low_balance_threshold: 500 };
 
@@ -29,4 +29,22 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRoutesDeps> = asy
       response: { 200: SettingsUpdateResult },
     },
   }, async (request) => settings.update(request.actor, request.body));
+
+  app.get('/settings/two-factor', {
+    config: { contract: { response: { required: true } }, scope: 'read' },
+    schema: {
+      tags: ['Team'], summary: 'Whether the team must use two-factor authentication',
+      description: 'true when the owner requires every dashboard user to sign in with a second factor (an authenticator app). Needs the read scope.',
+      response: { 200: TwoFactorPolicy },
+    },
+  }, async (request) => settings.twoFactorPolicy(request.actor));
+
+  app.put('/settings/two-factor', {
+    config: { contract: { sample: { body: { required: true } }, response: { required: true }, errors: ['conflict'] }, scope: 'owner' },
+    schema: {
+      tags: ['Team'], summary: 'Require two-factor authentication of the whole team (the owner only)',
+      description: 'With required: true, every dashboard user of the account must sign in with a second factor: one who has none can, once signed in with the password, only set it up (GET/POST /two-factor…); every other route answers 403 two_factor_required until they have. API keys are not affected. The owner must have turned on their own first (409 conflict otherwise). Only the owner (403 permission_denied for other users; no API key holds the owner permission). Idempotent.',
+      body: TwoFactorPolicy, response: { 200: TwoFactorPolicy },
+    },
+  }, async (request) => settings.requireTwoFactor(request.actor, request.body.required));
 };

@@ -50,3 +50,9 @@ export const Settings = Type.Object({
 
 export const SettingsResponse = Type.Object({ settings: Settings }, { description: 'The settings' });
 export const SettingsUpdateResult = Type.Object({ ok: Type.Literal(true, { description: 'true: saved' }), settings: Settings }, { description: 'The settings as they now are' });
+
+export const TwoFactorPolicy = Type.Object({
+  required: Type.Boolean({
+    description: 'true: every dashboard user must sign in with a second factor; one without it may only set it up (every other route answers 403 two_factor_required). API keys are not affected.',
+  }),
+}, { additionalProperties: false, description: 'Whether the team must use two-factor authentication' });

@@ -39,8 +39,11 @@ export async function applySettings(db: Executor, accountId: string, changes: Pa
   return toSettingsView(readSettings(stored));
 }
 
-/** GET and PUT /settings: the caller's own account. */
-export function createSettingsService(deps: { db: Db }) {
+/**
+ * GET and PUT /settings: the caller's own account. `hasSecondFactor` (the two-factor service's) says whether a user
+ * signs in with a second factor, for the owner's requirement below.
+ */
+export function createSettingsService(deps: { db: Db; hasSecondFactor: (userId: string) => Promise<boolean> }) {
   // Read with the key or session on this very request: no query.
   const get = (actor: Actor) => ({ settings: toSettingsView(actor.account.settings) });
 
@@ -57,7 +60,29 @@ export function createSettingsService(deps: { db: Db }) {
     return { ok: true as const, settings };
   }
 
-  return { get, update };
+  const twoFactorPolicy = (actor: Actor) => ({ required: actor.account.settings.twoFactorRequired });
+
+  /**
+   * The owner requires (or stops requiring) a second factor of every dashboard user (decision 0081). The owner must
+   * have one first, so requiring it never shuts them out of the setting itself.
+   */
+  async function requireTwoFactor(actor: Actor, required: boolean) {
+    const before = actor.account.settings.twoFactorRequired;
+    if (required && !(actor.user && await deps.hasSecondFactor(actor.user.id))) {
+      throw new AppError('conflict', 'Turn on your own two-factor authentication first (on the Security page), then require it of the team');
+    }
+    if (required === before) return { required };
+    await deps.db.transaction(async (tx) => {
+      if (await mergeAccountSettings(tx, actor.accountId, { two_factor_required: required }) === null) throw notFound('Account');
+      await record(tx, {
+        accountId: actor.accountId, actor, action: 'settings.two_factor_required', target: { type: 'account', id: actor.accountId },
+        before: { two_factor_required: before }, after: { two_factor_required: required },
+      });
+    });
+    return { required };
+  }
+
+  return { get, update, twoFactorPolicy, requireTwoFactor };
 }
 
 export type SettingsService = ReturnType<typeof createSettingsService>;

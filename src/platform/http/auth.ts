@@ -119,6 +119,13 @@ export function requireApiKey(
       throw new AppError('forbidden', 'The account is suspended: it can read but not send, create or change anything');
     }
 
+    // An account that requires a second factor: a signed-in user without one may only enrol (the `self` routes).
+    // API keys are not users and are not affected.
+    const needed = request.routeOptions.config.scope;
+    if (actor.user && !actor.user.twoFactor && actor.account.settings.twoFactorRequired && needed !== 'self') {
+      throw new AppError('two_factor_required', 'Your team requires two-factor authentication: set it up on the Security page first');
+    }
+
     const decision = await deps.limiter.acquire(actor.keyId);
     for (const [name, value] of Object.entries(decision.headers)) reply.header(name, value);
     if (!decision.allowed) {
@@ -130,7 +137,6 @@ export function requireApiKey(
     reply.raw.once('close', decision.release);
     // After the limiter: a refused permission is a real request and counts, like every other 4xx but 401. One
     // check for keys and signed-in users alike (403 insufficient_scope for a key, permission_denied for a user).
-    const needed = request.routeOptions.config.scope;
     if (needed && needed !== 'any') authorize(actor, needed);
   });
   // Refusals here and in the services (a grant beyond the caller's own rights) alike: no transaction exists for a

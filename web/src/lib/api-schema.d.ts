@@ -312,6 +312,7 @@ export interface paths {
                                 can_billing: boolean;
                                 role: "owner" | "admin" | "member";
                                 permissions: ("read" | "send" | "billing" | "manage" | "owner")[];
+                                two_factor: boolean;
                             };
                             account: {
                                 /** Format: uuid */
@@ -320,6 +321,7 @@ export interface paths {
                                 parent_account_id: string | null;
                                 hierarchy_enabled: boolean;
                                 account_status: string;
+                                two_factor_required: boolean;
                             };
                         };
                     };
@@ -385,6 +387,7 @@ export interface paths {
                                 can_billing: boolean;
                                 role: "owner" | "admin" | "member";
                                 permissions: ("read" | "send" | "billing" | "manage" | "owner")[];
+                                two_factor: boolean;
                             };
                             account: {
                                 /** Format: uuid */
@@ -393,6 +396,7 @@ export interface paths {
                                 parent_account_id: string | null;
                                 hierarchy_enabled: boolean;
                                 account_status: string;
+                                two_factor_required: boolean;
                             };
                         };
                     };
@@ -570,6 +574,7 @@ export interface paths {
                                 can_billing: boolean;
                                 role: "owner" | "admin" | "member";
                                 permissions: ("read" | "send" | "billing" | "manage" | "owner")[];
+                                two_factor: boolean;
                             };
                             account: {
                                 /** Format: uuid */
@@ -578,6 +583,7 @@ export interface paths {
                                 parent_account_id: string | null;
                                 hierarchy_enabled: boolean;
                                 account_status: string;
+                                two_factor_required: boolean;
                             };
                         };
                     };
@@ -804,6 +810,7 @@ export interface paths {
                                 can_billing: boolean;
                                 role: "owner" | "admin" | "member";
                                 permissions: ("read" | "send" | "billing" | "manage" | "owner")[];
+                                two_factor: boolean;
                             };
                             account: {
                                 /** Format: uuid */
@@ -812,6 +819,7 @@ export interface paths {
                                 parent_account_id: string | null;
                                 hierarchy_enabled: boolean;
                                 account_status: string;
+                                two_factor_required: boolean;
                             };
                         };
                     };
@@ -15206,6 +15214,211 @@ export interface paths {
                     };
                 };
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            required: boolean;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        required: boolean;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            required: boolean;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, GET, POST } from '../lib/api.ts';
+import { ApiError, GET, POST, PUT } from '../lib/api.ts';
 import type { SessionInfo } from '../session.ts';
 import { qrModules, qrPath } from '../lib/qr.ts';
 import { Button, Card, ErrorText, Input, Loading, Notice, Page } from '../ui.tsx';
@@ -123,6 +123,31 @@ function TurnOff({ left }: { left: number }) {
   );
 }
 
+/** The owner's rule for the whole team; their own second factor comes first (the API's rule too). */
+function TeamRule({ required, ownOn }: { required: boolean; ownOn: boolean }) {
+  const qc = useQueryClient();
+  const change = useMutation({
+    mutationFn: (next: boolean) => PUT('/settings/two-factor', { body: { required: next } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['session'] }),
+  });
+  return (
+    <Card title="Two-factor authentication for the team">
+      <div className="space-y-3 text-sm">
+        <p>
+          {required
+            ? <>Everyone on the team must use two-factor authentication. Anyone without it is asked to set it up when they next use the dashboard, and can do nothing else until they have. API keys are not affected.</>
+            : <>Two-factor authentication is each person&apos;s choice. Require it, and anyone without it must set it up before they can use the dashboard again. API keys are not affected.</>}
+        </p>
+        {!ownOn && !required && <p>Turn on your own two-factor authentication above first.</p>}
+        <Button kind={required ? 'secondary' : 'primary'} disabled={change.isPending || (!ownOn && !required)} onClick={() => change.mutate(!required)}>
+          {required ? 'Stop requiring two-factor authentication' : 'Require two-factor authentication for everyone'}
+        </Button>
+        <ErrorText error={change.error} />
+      </div>
+    </Card>
+  );
+}
+
 export default function SecurityPage({ session }: { session: SessionInfo }) {
   const qc = useQueryClient();
   const status = useQuery({ queryKey: ['two-factor'], queryFn: () => GET('/two-factor') });
@@ -145,6 +170,7 @@ export default function SecurityPage({ session }: { session: SessionInfo }) {
             : <>Lost your phone and your recovery codes? Ask the owner or an admin: they reset it on the Team page (Reset two-factor), and you then sign in with your password and set it up again.</>}
         </p>
       </Card>
+      {session.user.role === 'owner' && status.data && <TeamRule required={session.account.two_factor_required} ownOn={status.data.enabled} />}
     </Page>
   );
 }
