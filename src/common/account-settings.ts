@@ -21,6 +21,6 @@ export interface AccountSettings {
   country: PhoneCountry;
   /** credits: a debit that takes the balance from at-or-above it to below emails the owner once; null: off (the default) */
   lowBalanceThreshold: number | null;
-  /** the owner requires every dashboard user to sign in with a second factor (decision 0081); API keys are not affected */
+  /** the owner requires every dashboard user to sign in with a second factor (decision 0082); API keys are not affected */
   twoFactorRequired: boolean;
 }

@@ -63,7 +63,7 @@ export function createSettingsService(deps: { db: Db; hasSecondFactor: (userId: 
   const twoFactorPolicy = (actor: Actor) => ({ required: actor.account.settings.twoFactorRequired });
 
   /**
-   * The owner requires (or stops requiring) a second factor of every dashboard user (decision 0081). The owner must
+   * The owner requires (or stops requiring) a second factor of every dashboard user (decision 0082). The owner must
    * have one first, so requiring it never shuts them out of the setting itself.
    */
   async function requireTwoFactor(actor: Actor, required: boolean) {
