@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, get } from '../lib/api.ts';
+import { ApiError, GET, type Res } from '../lib/api.ts';
 import { ErrorText, Loading } from '../ui.tsx';
 import { When } from '../zone.tsx';
 
@@ -7,18 +7,11 @@ import { When } from '../zone.tsx';
 // the routes. In a `tasman start` cluster the API relays it to the workers process; a process that runs no
 // workers outside one answers 404, which the panel says in words.
 
-type BindState = 'bound' | 'connecting' | 'down';
-interface Bind {
-  index: number; state: BindState; last_error: string | null; in_flight: number; pending: number;
-  submits_per_second: number; submitted: number; errors: number; receipts_waiting: number; receiver?: BindState;
-  tps: number | null; throttled: number; throttled_now: boolean;
-}
-interface Carrier {
-  id: string; address: string; state: 'bound' | 'down'; available: boolean; system_errors_since: string | null;
-  in_flight: number; submits_per_second: number; errors: number; receipts_waiting: number; binds: Bind[];
-}
-interface Route { country?: string[]; prefix?: string[]; sender?: string; account?: string[]; carriers: string[] }
-export interface CarriersView { carriers: Carrier[]; routes: Route[]; unserved_countries: string[] }
+type CarriersView = Res<'/admin/carriers'>;
+type Carrier = CarriersView['carriers'][number];
+type Bind = Carrier['binds'][number];
+type BindState = Bind['state'];
+type Route = CarriersView['routes'][number];
 
 const STATE_CLASS: Record<BindState, string> = { bound: 'text-green-800', connecting: 'font-semibold text-amber-800', down: 'font-semibold text-red-800' };
 const rate = (n: number) => (n >= 10 ? n.toFixed(0) : n.toFixed(1));
@@ -85,7 +78,7 @@ function BindTable({ carrier }: { carrier: Carrier }) {
 /** Carriers, their binds (state and why, in flight, submits/s, errors, receipts waiting, rate and throttling) and the routes. */
 export function CarrierPanel() {
   const q = useQuery({
-    queryKey: ['op', 'carriers'], queryFn: () => get<CarriersView>('/admin/carriers'), refetchInterval: 5000,
+    queryKey: ['op', 'carriers'], queryFn: () => GET('/admin/carriers'), refetchInterval: 5000,
     retry: (n, err) => !(err instanceof ApiError && err.status === 404) && n < 2,
   });
   if (q.error instanceof ApiError && q.error.status === 404) {

@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { ApiError, get } from '../lib/api.ts';
+import { ApiError, GET, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Card, DataTable, ErrorText, Input, Loading, Pager, Select } from '../ui.tsx';
 
 // The operator's lists (GET /admin/sender-ids, GET /admin/numbers, the same lists as `tasman admin … list`).
 const PAGE = 10;
 
-interface SenderId { id: string; sender_id: string; abn: string; account_id: string | null; created_at: string }
-interface PoolNumber { id: string; number: string; country: string; price_monthly: number; account_id: string | null; label: string | null; paid_until: string | null; unpaid_since: string | null }
+type SenderId = Res<'/admin/sender-ids'>['sender_ids'][number];
+type PoolNumber = Res<'/admin/numbers'>['numbers'][number];
 
 /** A server older than these lists answers 404: say so in words instead of showing an error. */
 function ListError({ error }: { error: unknown }) {
@@ -22,7 +22,7 @@ export function SenderIdList() {
   const [page, setPage] = useState(0);
   const list = useQuery({
     queryKey: ['op', 'sender-ids', q, page],
-    queryFn: () => get<{ sender_ids: SenderId[] }>('/admin/sender-ids', { q, limit: PAGE, offset: page * PAGE }),
+    queryFn: () => GET('/admin/sender-ids', { params: { query: { q, limit: PAGE, offset: page * PAGE } } }),
     placeholderData: keepPreviousData,
   });
   const col = createColumnHelper<SenderId>();
@@ -48,7 +48,7 @@ export function NumberPool() {
   const [page, setPage] = useState(0);
   const list = useQuery({
     queryKey: ['op', 'numbers', status, page],
-    queryFn: () => get<{ numbers: PoolNumber[] }>('/admin/numbers', { status, limit: PAGE, offset: page * PAGE }),
+    queryFn: () => GET('/admin/numbers', { params: { query: { status: status || undefined, limit: PAGE, offset: page * PAGE } } }),
     placeholderData: keepPreviousData,
   });
   const col = createColumnHelper<PoolNumber>();

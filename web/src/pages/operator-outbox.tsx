@@ -1,15 +1,12 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { get } from '../lib/api.ts';
+import { GET, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Card, DataTable, ErrorText, Input, Loading } from '../ui.tsx';
 
 // The email outbox (GET /admin/outbox): without SMTP_URL, where invitations and reset links are read.
-interface OutboxMail {
-  id: string; kind: string; to: string; subject: string; body: string | null;
-  created_at: string; sent_at: string | null; attempts: number; last_error: string | null;
-}
+type OutboxMail = Res<'/admin/outbox'>['mail'][number];
 
 const KIND: Record<string, string> = { invite: 'Invitation', password_reset: 'Password reset', low_balance: 'Low balance' };
 
@@ -23,7 +20,7 @@ export function Outbox() {
   const [to, setTo] = useState('');
   const list = useQuery({
     queryKey: ['op', 'outbox', to],
-    queryFn: () => get<{ mail: OutboxMail[] }>('/admin/outbox', to.trim() ? { to: to.trim(), limit: 50 } : { limit: 50 }),
+    queryFn: () => GET('/admin/outbox', { params: { query: { to: to.trim(), limit: 50 } } }),
     placeholderData: keepPreviousData,
   });
   const col = createColumnHelper<OutboxMail>();

@@ -1,12 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { get } from '../lib/api.ts';
+import { GET } from '../lib/api.ts';
 import { Card, ErrorText, Loading } from '../ui.tsx';
 import { ServiceStatusList, useServiceStatus } from './status-panel.tsx';
 import { CarrierPanel } from './operator-carriers.tsx';
-
-interface Pipeline {
-  queues: Array<{ queue: string; depth: number; oldest_seconds: number }>;
-}
 
 const QUEUE_NAMES: Record<string, string> = { messages: 'Messages waiting for the carrier', webhooks: 'Webhook deliveries pending' };
 
@@ -19,7 +15,7 @@ function age(seconds: number): string {
 /** The operator's view of the pipeline: /status, queue depths with the oldest row's age (GET /admin/health), and the carriers (GET /admin/carriers). */
 export function PipelinePanel() {
   const status = useServiceStatus();
-  const pipeline = useQuery({ queryKey: ['op', 'health'], queryFn: () => get<Pipeline>('/admin/health'), refetchInterval: 5000 });
+  const pipeline = useQuery({ queryKey: ['op', 'health'], queryFn: () => GET('/admin/health'), refetchInterval: 5000 });
   const p = pipeline.data;
   return (
     <Card title="Service and pipeline">
