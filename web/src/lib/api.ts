@@ -31,20 +31,23 @@ export const setCsrf = (token: string) => { csrfToken = token; };
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
 /** Query parameters as the API reads them: an empty filter (undefined, null or '') is left out. */
-export function queryString(query: Query = {}): string {
+function queryString(query: Query = {}): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   return params.toString();
 }
 
+/** A path with its query, for a link (a download) rather than a call. */
 export function withQuery(path: string, query: Query = {}): string {
   const qs = queryString(query);
   return qs ? `${path}?${qs}` : path;
 }
 
+/** A call's own CSRF token instead of the signed-in user's (the operator console has a session of its own). */
+export const csrfHeader = (token: string) => ({ 'x-csrf-token': token });
+
 const client = createClient<paths>({ credentials: 'same-origin', querySerializer: (q) => queryString(q as Query) });
-// A write carries the signed-in user's token unless the call names its own (the operator console has a session of
-// its own: `headers: { 'x-csrf-token': csrf }`).
+// A write carries the signed-in user's token unless the call names its own (`headers: csrfHeader(token)`).
 client.use({
   onRequest({ request }) {
     if (request.method !== 'GET' && !request.headers.has('x-csrf-token')) request.headers.set('x-csrf-token', csrfToken);
@@ -90,23 +93,3 @@ export const POST = call('post');
 export const PUT = call('put');
 export const PATCH = call('patch');
 export const DELETE = call('delete');
-
-// The untyped calls the pages used before the typed client; pages move off them.
-/** `csrf` overrides the signed-in user's token (the operator console has a session of its own). */
-export async function api<T>(method: string, path: string, body?: unknown, csrf = csrfToken): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') headers['x-csrf-token'] = csrf;
-  const res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let data: unknown = null;
-  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!res.ok) throw errorOf(res, data);
-  return data as T;
-}
-
-export const get = <T>(path: string, query?: Query) => api<T>('GET', withQuery(path, query));
-export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
-export const put = <T>(path: string, body?: unknown) => api<T>('PUT', path, body ?? {});
-export const patch = <T>(path: string, body?: unknown) => api<T>('PATCH', path, body ?? {});
-export const del = <T>(path: string) => api<T>('DELETE', path);

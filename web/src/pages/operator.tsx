@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { api, ApiError, get, withQuery } from '../lib/api.ts';
+import { ApiError, csrfHeader, DELETE, GET, PATCH, POST, type Body, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, Pager, Secret, Select, Status } from '../ui.tsx';
 import { AuthFrame } from './auth.tsx';
@@ -9,14 +9,16 @@ import { PipelinePanel } from './operator-pipeline.tsx';
 import { NumberPool, SenderIdList } from './operator-lists.tsx';
 import { Outbox } from './operator-outbox.tsx';
 
-interface Account { account_id: string; business_name: string; email?: string | null; account_status: string; hierarchy_enabled: boolean; credits: number; created_at?: string }
+type Account = Res<'/admin/accounts'>['accounts'][number];
+type OperatorSession = Res<'/session/operator', 'post'>;
+type PoolCountry = Body<'/admin/numbers'>['country'];
 
 /** The operator console: its own session (the operator token), its own CSRF token. */
 export default function OperatorPage() {
   const qc = useQueryClient();
   const session = useQuery({
     queryKey: ['operator'],
-    queryFn: () => get<{ csrf_token: string }>('/session/operator').catch((err: unknown) => {
+    queryFn: () => GET('/session/operator').catch((err: unknown) => {
       if (err instanceof ApiError && err.status === 401) return null;
       throw err;
     }),
@@ -25,7 +27,7 @@ export default function OperatorPage() {
   if (session.error) return <AuthFrame title="Operator console"><ErrorText error={session.error} /></AuthFrame>;
   if (!session.data) return <OperatorLogin onDone={(s) => qc.setQueryData(['operator'], s)} />;
   const csrf = session.data.csrf_token;
-  const signOut = async () => { await api('DELETE', '/session/operator', undefined, csrf).catch(() => undefined); qc.setQueryData(['operator'], null); };
+  const signOut = async () => { await DELETE('/session/operator', { headers: csrfHeader(csrf) }).catch(() => undefined); qc.setQueryData(['operator'], null); };
   return (
     <div className="min-h-screen">
       <header className="flex items-center justify-between border-b border-slate-200 bg-white p-4">
@@ -49,13 +51,13 @@ export default function OperatorPage() {
   );
 }
 
-function OperatorLogin({ onDone }: { onDone: (s: { csrf_token: string }) => void }) {
+function OperatorLogin({ onDone }: { onDone: (s: OperatorSession) => void }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<unknown>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    try { onDone(await api<{ csrf_token: string }>('POST', '/session/operator', { token }, '')); } catch (err) { setError(err); }
+    try { onDone(await POST('/session/operator', { body: { token }, headers: csrfHeader('') })); } catch (err) { setError(err); }
   };
   return (
     <AuthFrame title="Operator sign-in">
@@ -79,15 +81,16 @@ function Accounts({ csrf }: { csrf: string }) {
   const [amounts, setAmounts] = useState<Record<string, string>>({});
   const list = useQuery({
     queryKey: ['op', 'accounts', search, page],
-    queryFn: () => get<{ accounts: Account[] }>(withQuery('/admin/accounts', { q: search, limit: PAGE, offset: page * PAGE })),
+    queryFn: () => GET('/admin/accounts', { params: { query: { q: search, limit: PAGE, offset: page * PAGE } } }),
     placeholderData: keepPreviousData,
   });
   const change = useMutation({
-    mutationFn: ({ a, body }: { a: Account; body: object }) => api('PATCH', `/admin/accounts/${a.account_id}`, body, csrf),
+    mutationFn: ({ a, body }: { a: Account; body: Body<'/admin/accounts/{id}', 'patch'> }) =>
+      PATCH('/admin/accounts/{id}', { params: { path: { id: a.account_id } }, body, headers: csrfHeader(csrf) }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['op', 'accounts'] }); },
   });
   const topUp = useMutation({
-    mutationFn: (a: Account) => api<{ credits: number }>('POST', `/admin/accounts/${a.account_id}/credits`, { amount: Number(amounts[a.account_id]) }, csrf),
+    mutationFn: (a: Account) => POST('/admin/accounts/{id}/credits', { params: { path: { id: a.account_id } }, body: { amount: Number(amounts[a.account_id]) }, headers: csrfHeader(csrf) }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['op', 'accounts'] }); },
   });
   const col = createColumnHelper<Account>();
@@ -157,9 +160,9 @@ function CreateAccount({ csrf }: { csrf: string }) {
   const qc = useQueryClient();
   const [form, setForm] = useState({ business_name: '', email: '', credits: '5', hierarchy: false });
   const create = useMutation({
-    mutationFn: () => api<{ api_key: string; owner_invite_url: string }>('POST', '/admin/accounts', {
+    mutationFn: () => POST('/admin/accounts', { body: {
       business_name: form.business_name, email: form.email, credits: Number(form.credits), hierarchy_enabled: form.hierarchy,
-    }, csrf),
+    }, headers: csrfHeader(csrf) }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['op', 'accounts'] }); },
   });
   const err = create.error instanceof ApiError ? create.error : null;
@@ -182,7 +185,7 @@ function SenderIds({ csrf }: { csrf: string }) {
   const [form, setForm] = useState({ account_id: '', sender_id: '', abn: '' });
   const qc = useQueryClient();
   const register = useMutation({
-    mutationFn: () => api<{ sender_id: string }>('POST', '/admin/sender-ids', { ...form, ...(form.account_id ? {} : { account_id: undefined }) }, csrf),
+    mutationFn: () => POST('/admin/sender-ids', { body: { ...form, ...(form.account_id ? {} : { account_id: undefined }) }, headers: csrfHeader(csrf) }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['op', 'sender-ids'] }); },
   });
   const err = register.error instanceof ApiError ? register.error : null;
@@ -201,10 +204,10 @@ function SenderIds({ csrf }: { csrf: string }) {
 }
 
 function PoolNumbers({ csrf }: { csrf: string }) {
-  const [form, setForm] = useState({ number: '', country: 'AU', price_monthly: '0' });
+  const [form, setForm] = useState<{ number: string; country: PoolCountry; price_monthly: string }>({ number: '', country: 'AU', price_monthly: '0' });
   const qc = useQueryClient();
   const add = useMutation({
-    mutationFn: () => api<{ number: string }>('POST', '/admin/numbers', { number: form.number, country: form.country, price_monthly: Number(form.price_monthly) }, csrf),
+    mutationFn: () => POST('/admin/numbers', { body: { number: form.number, country: form.country, price_monthly: Number(form.price_monthly) }, headers: csrfHeader(csrf) }),
     onSuccess: () => { void qc.invalidateQueries({ queryKey: ['op', 'numbers'] }); },
   });
   const err = add.error instanceof ApiError ? add.error : null;
@@ -212,7 +215,7 @@ function PoolNumbers({ csrf }: { csrf: string }) {
     <Card title="Add a number to the pool">
       <form className="space-y-3" onSubmit={(e) => { e.preventDefault(); add.mutate(); }} noValidate>
         <Input label="Number" value={form.number} onChange={(e) => setForm({ ...form, number: e.target.value })} error={err?.code === 'invalid_number' ? err.message : err?.forField('number')} />
-        <Select label="Country" value={form.country} onChange={(e) => setForm({ ...form, country: e.target.value })}><option value="AU">Australia</option><option value="NZ">New Zealand</option></Select>
+        <Select label="Country" value={form.country} onChange={(e) => setForm({ ...form, country: e.target.value as PoolCountry })}><option value="AU">Australia</option><option value="NZ">New Zealand</option></Select>
         <Input label="Price a month" type="number" min={0} step="0.01" value={form.price_monthly} onChange={(e) => setForm({ ...form, price_monthly: e.target.value })} />
         <Button type="submit">Add number</Button>
       </form>

@@ -6,7 +6,7 @@ import type { Res } from '../lib/api.ts';
 export type Role = Res<'/team'>['users'][number]['role'];
 export type Permission = Res<'/session'>['user']['permissions'][number];
 
-export interface Member { id: string; role: Role; can_send: boolean; can_billing: boolean; source: string }
+export type Member = Pick<Res<'/team'>['users'][number], 'id' | 'role' | 'can_send' | 'can_billing' | 'source'>;
 
 export const ROLE_WORDS: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
 
