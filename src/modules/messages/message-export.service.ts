@@ -36,7 +36,7 @@ function line(row: Row): string {
 
 /**
  * The rows of GET /messages, newest first, read in keyset batches exactly as the list's pages are (the same
- * filters, indexes and order), each batch only when the reader wants more (decision 0079). `first` is the first
+ * filters, indexes and order), each batch only when the reader wants more (decision 0084). `first` is the first
  * batch, read before the response starts so that a failing query is an error answer, not a cut-off file.
  */
 async function* csvOf(db: Executor, accountId: string, filter: MessageFilter, first: Row[]): AsyncGenerator<string> {
