@@ -85,6 +85,9 @@ export const messages = pgTable('messages', {
   // The scheduler's queue: only scheduled rows are in it.
   index('messages_scheduled_idx').on(t.scheduledAt).where(sql`${t.status} = 'scheduled'`),
   index('messages_failed_idx').on(t.accountId, t.createdAt).where(sql`${t.status} = 'failed'`),
+  // GET /messages and its export, for filters that match few messages (a number fragment, text, a Sender ID, a rare
+  // status): a lookup within the account instead of a walk of it (pg_trgm, btree_gin; decision 0082).
+  index('messages_search_idx').using('gin', t.accountId, t.status, sql`lower(${t.sender})`, t.recipient.op('gin_trgm_ops'), t.body.op('gin_trgm_ops')),
 ]);
 
 export const inboundMessages = pgTable('inbound_messages', {
