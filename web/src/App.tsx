@@ -19,6 +19,8 @@ const MessagePage = lazy(() => import('./pages/message.tsx'));
 const CampaignsPage = lazy(() => import('./pages/campaigns.tsx'));
 const InboxPage = lazy(() => import('./pages/inbox.tsx'));
 const OptoutsPage = lazy(() => import('./pages/optouts.tsx'));
+const ContactsPage = lazy(() => import('./pages/contacts.tsx'));
+const TemplatesPage = lazy(() => import('./pages/templates.tsx'));
 const NumbersPage = lazy(() => import('./pages/numbers.tsx'));
 const KeysPage = lazy(() => import('./pages/keys.tsx'));
 const WebhooksPage = lazy(() => import('./pages/webhooks.tsx'));
@@ -58,7 +60,7 @@ function SignedIn() {
 function navFor(s: SessionInfo) {
   return [
     ['/', 'Overview'], ['/send', 'Send'], ['/messages', 'Messages'], ['/campaigns', 'Campaigns'], ['/inbox', 'Inbox'],
-    ['/optouts', 'Opt-outs'], ['/numbers', 'Numbers & Sender IDs'], ['/developers/keys', 'API keys'], ['/developers/webhooks', 'Webhooks'],
+    ['/contacts', 'Contacts'], ['/templates', 'Templates'], ['/optouts', 'Opt-outs'], ['/numbers', 'Numbers & Sender IDs'], ['/developers/keys', 'API keys'], ['/developers/webhooks', 'Webhooks'],
     ['/team', 'Team'], ...(s.account.hierarchy_enabled && !s.account.parent_account_id ? [['/sub-accounts', 'Sub-accounts']] : []),
     // The audit log is for the owner and admins (the manage permission): members do not see it.
     ['/reports', 'Reports'], ...(s.user.permissions?.includes('manage') ?? true ? [['/audit', 'Audit log']] : []),
@@ -123,6 +125,8 @@ function Shell({ session }: { session: SessionInfo }) {
               <Route path="campaigns/*" element={<CampaignsPage />} />
               <Route path="inbox" element={<InboxPage session={session} />} />
               <Route path="optouts" element={<OptoutsPage />} />
+              <Route path="contacts" element={<ContactsPage maySend={session.user.can_send} />} />
+              <Route path="templates" element={<TemplatesPage maySend={session.user.can_send} />} />
               <Route path="numbers" element={<NumbersPage session={session} />} />
               <Route path="developers/keys" element={<KeysPage session={session} />} />
               <Route path="developers/webhooks" element={<WebhooksPage />} />

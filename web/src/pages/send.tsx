@@ -42,6 +42,7 @@ export default function SendPage({ session }: { session: SessionInfo }) {
   const [csv, setCsv] = useState<{ name: string; recipients: Recipient[]; fields: string[] } | null>(null);
   const [csvError, setCsvError] = useState<string>();
   const [message, setMessage] = useState('');
+  const [templateId, setTemplateId] = useState('');
   const [number, setNumber] = useState('');
   const [senderId, setSenderId] = useState('');
   const sender = senderId.trim() || number;
@@ -56,14 +57,18 @@ export default function SendPage({ session }: { session: SessionInfo }) {
   const [busy, setBusy] = useState(false);
   const numbers = useQuery({ queryKey: ['numbers'], queryFn: () => GET('/numbers') });
   const senders = useQuery({ queryKey: ['senders'], queryFn: () => GET('/senders') });
+  const templates = useQuery({ queryKey: ['templates'], queryFn: () => GET('/templates') });
+  // A saved template is sent by its id: the API merges its text as it would the message's.
+  const template = templates.data?.templates.find((t) => t.id === templateId);
 
   const recipients: Recipient[] = useMemo(() => csv ? csv.recipients : splitNumbers(to), [csv, to]);
-  const text = optOutLink && !message.includes('{{OptOutLink}}') ? `${message} {{OptOutLink}}`.trim() : message;
+  const text = template ? template.body : optOutLink && !message.includes('{{OptOutLink}}') ? `${message} {{OptOutLink}}`.trim() : message;
   const tracking = options.linkTracking;
   // The preview shortens links too when tracking is on, so its parts and credits are what the send will cost.
   const body = useMemo(() => ({
-    message: text, ...(sender ? { sender } : {}), ...(campaign ? { campaign } : {}), ...(tracking !== null ? { link_tracking: tracking } : {}),
-  }), [text, sender, campaign, tracking]);
+    ...(template ? { template_id: template.id } : { message: text }),
+    ...(sender ? { sender } : {}), ...(campaign ? { campaign } : {}), ...(tracking !== null ? { link_tracking: tracking } : {}),
+  }), [template, text, sender, campaign, tracking]);
 
   // Live preview: what each recipient gets, its encoding, parts and credits, and who would be refused.
   useEffect(() => {
@@ -131,9 +136,15 @@ export default function SendPage({ session }: { session: SessionInfo }) {
           <Input label="Or upload a CSV" type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e.target.files?.[0])} error={csvError}
             hint="First row: a phone column and any merge fields, used as {{name}} in the message" />
           {csv && <p className="text-sm">{csv.name}: {csv.recipients.length} recipients; merge fields: {csv.fields.map((f) => `{{${f}}}`).join(', ') || 'none'}</p>}
-          <TextArea label="Message" rows={5} value={message} onChange={(e) => setMessage(e.target.value)} error={messageError}
-            hint={`${[...text].length} characters`} />
-          <Checkbox label="Add an opt-out link ({{OptOutLink}})" checked={optOutLink} onChange={(e) => setOptOutLink(e.target.checked)} />
+          {!!templates.data?.templates.length && (
+            <Select label="Template" value={templateId} onChange={(e) => setTemplateId(e.target.value)} hint="A saved message (Templates); its text is sent as it is now">
+              <option value="">None: write the message below</option>
+              {templates.data.templates.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+            </Select>
+          )}
+          <TextArea label="Message" rows={5} value={template ? template.body : message} readOnly={!!template} onChange={(e) => setMessage(e.target.value)} error={messageError}
+            hint={template ? `The template ${template.name}: ${[...text].length} characters` : `${[...text].length} characters`} />
+          {!template && <Checkbox label="Add an opt-out link ({{OptOutLink}})" checked={optOutLink} onChange={(e) => setOptOutLink(e.target.checked)} />}
           <Select label="Sender" value={number} onChange={(e) => setNumber(e.target.value)} error={senderId ? undefined : senderError}>
             <option value="">Default (your first number, else the shared number)</option>
             {!!numbers.data?.numbers.length && <optgroup label="Your numbers">{numbers.data.numbers.map((n) => <option key={n.number} value={n.number}>{n.number}</option>)}</optgroup>}
