@@ -39,7 +39,9 @@ import { webhookEvents } from './modules/webhooks/webhook-events.schemas.ts';
 import { ClickEventBody } from './modules/links/links.schemas.ts';
 import { MessageResponse } from './modules/messages/messages.schemas.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
-import { operatorAuth, sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
+import { sessionRoutes, USER_COOKIE } from './modules/sessions/sessions.routes.ts';
+import { operatorAuth } from './modules/operators/operator-auth.ts';
+import { operatorSignInRoutes } from './modules/operators/operator-sign-in.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import type { HealthService } from './modules/health/health.service.ts';
 import type { Metrics } from './platform/metrics.ts';
@@ -198,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { health: deps.health, metrics: deps.metrics, adminToken, metricsToken: deps.metricsToken, operatorSessions });
   await app.register(dashboardRoutes);
   await app.register(sessionRoutes, { ...pick(s, 'sessions', 'passwordResets', 'addressThrottle'), publicUrl: s.config.publicUrl, adminToken });
+  await app.register(operatorSignInRoutes, { ...pick(s, 'operatorSignIn', 'sessions', 'addressThrottle'), publicUrl: s.config.publicUrl, adminToken });
   await app.register(adminRoutes, { ...pick(s, 'admin', 'smppCredentials', 'audit', 'mail', 'operators'), simulator: deps.simulator, adminToken, operatorSessions });
   await app.register(carrierRoutes, { carrierAdmin: s.carrierAdmin, adminToken, operatorSessions });
   // The client libraries' status(): public, no key.

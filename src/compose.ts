@@ -14,6 +14,7 @@ import { loadOrCreateKey } from './platform/crypto/secret-box.ts';
 import type { CarrierSet, SimulatorHandle, SmppServer } from './carrier/index.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createOperatorService } from './modules/operators/operators.service.ts';
+import { createOperatorSignIn } from './modules/operators/operator-sign-in.service.ts';
 import { createCampaignService } from './modules/campaigns/campaigns.service.ts';
 import { createOptoutService } from './modules/optouts/optouts.service.ts';
 import { createCreditService } from './modules/credits/credits.service.ts';
@@ -95,6 +96,9 @@ function createServices(
   const audit = createAuditService({ db, now });
   const mail = createMailer({ db, smtpUrl: config.mail.smtpUrl, from: config.mail.from, logger: logger.child({ component: 'mail' }) });
   const sessions = createSessionService({ db, publicUrl: config.publicUrl, twoFactor, throttle, mail, refused: audit.refused });
+  const operatorSignIn = createOperatorSignIn({
+    db, secretKey, publicUrl: config.publicUrl, throttle, openSession: sessions.openOperatorSession, refused: audit.refused,
+  });
   const keys = createKeyService({ db });
   const links = createLinkService({ db, base: config.optoutLinkBase, onEvents: () => webhooks.raise() });
   // Set by the webhook role while it runs in this process: receipts recorded here start their webhooks at once.
@@ -126,7 +130,8 @@ function createServices(
     passwordResets: createPasswordResetService({ db, publicUrl: config.publicUrl, mail, failures }),
     twoFactor,
     admin: createAdminService({ db, invite: sessions.invite }),
-    operators: createOperatorService({ db }),
+    operators: createOperatorService({ db, issueLink: operatorSignIn.issueLink }),
+    operatorSignIn,
     messages,
     links,
     replies: createReplyService({ db, messages }),

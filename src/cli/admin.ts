@@ -201,12 +201,15 @@ export function adminCommand(): Command {
 
   // Named operators: a token per person, named in the audit log; the bootstrap token adds the first.
   const operator = admin.command('operator').description('named operators: each with a token of their own, named in the audit log');
-  printing(operator.command('add').description('add an operator; prints their token once (they set it as TASMAN_ADMIN_TOKEN)'))
+  printing(operator.command('add').description('add an operator; prints their token once (they set it as TASMAN_ADMIN_TOKEN) and their console setup link'))
     .argument('<name>', 'who they are, as the audit log names them')
     .action((name: string) => callApi('POST', '/admin/operators', { name }));
   printing(operator.command('list').description('the live operators (never their tokens)'))
     .option('--all', 'removed operators too')
     .action((o: { all?: boolean }) => callApi('GET', `/admin/operators${query({ include_revoked: o.all ? 'true' : undefined })}`, undefined, views.operators));
+  printing(operator.command('setup-link').description('a new console setup link for an operator who lost their password or authenticator (ends their console sessions)'))
+    .argument('<operator-id>', 'the operator\'s id (from `operator list`)')
+    .action((id: string) => callApi('POST', `/admin/operators/${encodeURIComponent(id)}/setup-link`));
   printing(operator.command('remove').description('remove an operator: their token stops working at once'))
     .argument('<operator-id>', 'the operator\'s id (from `operator list`)')
     .action((id: string) => callApi('DELETE', `/admin/operators/${encodeURIComponent(id)}`));

@@ -25,7 +25,7 @@ describe('named operators', () => {
       status: 201,
       body: {
         id: expect.any(String), name: priya, token: expect.stringMatching(/^tso_[\w-]{32}$/), token_prefix: (added.body.token as string).slice(0, 12),
-        created_at: expect.any(String), created_by: 'operator', revoked_at: null,
+        created_at: expect.any(String), created_by: 'operator', revoked_at: null, setup_url: expect.stringMatching(/^http.*\/operator\/setup#[\w-]{20,}$/),
       },
     });
     const token = added.body.token as string;

@@ -20,12 +20,14 @@ const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, '01a1fc97-f1e8-765e
 authSuite(() => t.app, apiKeyRoutes.map((r) => ({ method: r.method as 'GET', url: concrete(r.url), ...(r.contract.sample?.body ? { payload: r.contract.sample.body } : {}) })));
 
 // Public on purpose (documented ones; hidden pages such as the dashboard and the opt-out links are not listed):
-// health, dashboard sign-in (with its second step) and invites, operator sign-in, the client libraries' status. Adding one is a decision.
+// health, dashboard sign-in (with its second step) and invites, operator sign-in (the token, or a named operator's
+// setup link and name, password and code), the client libraries' status. Adding one is a decision.
 const PUBLIC_ROUTES = [
   'GET /health', 'GET /ready',
   'POST /session', 'POST /session/two-factor', 'GET /session', 'DELETE /session', 'POST /invites/inspect', 'POST /invites/accept',
   'POST /password/forgot', 'POST /password/reset',
   'POST /session/operator', 'GET /session/operator', 'DELETE /session/operator',
+  'POST /session/operator/setup/describe', 'POST /session/operator/setup', 'POST /session/operator/sign-in',
   'GET /status',
 ];
 

@@ -334,6 +334,7 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     const op = await context.newPage();
     await op.goto(`${proc.url}/operator`);
     // Unreachable without the operator token: this browser holds the owner's session, which opens no operator read.
+    await op.getByRole('button', { name: 'Use the operator token instead' }).click();
     await op.getByLabel('Operator token').waitFor();
     expect(await op.getByRole('heading', { name: 'Operator console' }).count()).toBe(0);
     for (const url of ['/admin/health', '/admin/carriers', '/admin/accounts', '/admin/numbers', '/admin/sender-ids', `/admin/accounts/${accountId}`]) {

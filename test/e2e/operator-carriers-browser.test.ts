@@ -27,6 +27,7 @@ describe.skipIf(!haveChromium)('the carriers panel shows each bind\'s pace and t
   it('while the SMSC throttles a batch: the settled rate, "throttled now" and the throttles, in the panel, the API and /metrics', async () => {
     const page = s.page;
     await page.goto(`${s.proc.url}/operator`);
+    await page.getByRole('button', { name: 'Use the operator token instead' }).click();
     await page.getByLabel('Operator token').fill(s.adminToken());
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Operator console' }).waitFor();

@@ -44,6 +44,7 @@ describe.skipIf(!haveChromium)('a forgotten password, through the outbox, in a b
   it('the operator console lists the outbox: the invitation and the reset, filtered by address', async () => {
     const token = s.adminToken();
     await s.page.goto(`${s.proc.url}/app/operator`);
+    await s.page.getByRole('button', { name: 'Use the operator token instead' }).click();
     await s.page.getByLabel('Operator token').fill(token);
     await s.page.getByRole('button', { name: 'Sign in' }).click();
     await s.page.getByRole('heading', { level: 2, name: 'Email outbox' }).waitFor();

@@ -7,6 +7,10 @@ export const OperatorCreate = Type.Object({
 });
 export type OperatorCreateInput = Static<typeof OperatorCreate>;
 
+const SetupUrl = Type.String({
+  description: 'Opens the console page where the operator chooses a password and enrols an authenticator app (valid 7 days, once); the console opens only after both',
+});
+
 export const Operator = Type.Object({
   id: described(Uuid, 'The operator\'s id'),
   name: Type.String({ description: 'Their name, as the audit log records their actions' }),
@@ -19,7 +23,12 @@ export const Operator = Type.Object({
 export const OperatorCreated = Type.Object({
   ...Operator.properties,
   token: Type.String({ description: 'Their operator token (tso_…), shown this once: only its hash is kept' }),
-}, { description: 'The new operator and their token' });
+  setup_url: SetupUrl,
+}, { description: 'The new operator, their token and their console setup link' });
+
+export const SetupLink = Type.Object({ setup_url: SetupUrl }, { description: 'The new setup link' });
+
+export const SETUP_URL_EXAMPLE = 'https://sms.example.com/app/operator/setup#Qm9vdHN0cmFwU2V0dXBUb2tlbkV4YW1wbGU';
 
 export const OperatorList = Type.Object({
   operators: Type.Array(Operator, { description: 'Oldest first' }),

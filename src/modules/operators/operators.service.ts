@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../../platform/db/client.ts';
+import type { Db, Executor } from '../../platform/db/client.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import type { AuditActor } from '../../platform/audit/entry.ts';
 import { record } from '../../platform/audit/record.ts';
@@ -18,7 +18,11 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * audit log names them and removing one revokes that person alone. The bootstrap token (TASMAN_ADMIN_TOKEN) keeps
  * working beside them, and is how the first is created.
  */
-export function createOperatorService(deps: { db: Db }) {
+export function createOperatorService(deps: {
+  db: Db;
+  /** A new console setup link for the operator (operator-sign-in.service), in the caller's transaction. */
+  issueLink: (exec: Executor, operatorId: string) => Promise<string | null>;
+}) {
   const { db } = deps;
   return {
     async add(by: AuditActor, input: { name: string }) {
@@ -27,7 +31,8 @@ export function createOperatorService(deps: { db: Db }) {
         const row = await insertOperator(tx, { name: input.name.trim(), tokenHash: hashToken(token), tokenPrefix: token.slice(0, 12), createdBy: by.label ?? 'operator' });
         if (!row) throw new AppError('conflict', `An operator named "${input.name.trim()}" exists already: remove it first, or choose another name`);
         await record(tx, { accountId: null, actor: by, action: 'operator.created', target: { type: 'operator', id: row.id }, after: { name: row.name } });
-        return { ...view(row), token };
+        const setupUrl = await deps.issueLink(tx, row.id);
+        return { ...view(row), token, setup_url: setupUrl! };
       });
     },
 
@@ -42,6 +47,16 @@ export function createOperatorService(deps: { db: Db }) {
         if (!row) throw notFound('Operator');
         await record(tx, { accountId: null, actor: by, action: 'operator.removed', target: { type: 'operator', id }, before: { name: row.name }, after: null });
         return view(row);
+      });
+    },
+
+    /** A new console setup link (lost password or device): their password and second factor are cleared, their sessions end. */
+    async newSetupLink(by: AuditActor, id: string) {
+      return db.transaction(async (tx) => {
+        const setupUrl = await deps.issueLink(tx, id);
+        if (!setupUrl) throw notFound('Operator');
+        await record(tx, { accountId: null, actor: by, action: 'operator.setup_link_issued', target: { type: 'operator', id } });
+        return { setup_url: setupUrl };
       });
     },
 

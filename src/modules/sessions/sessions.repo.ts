@@ -13,6 +13,8 @@ export interface SessionRow {
   last_seen_at: Date | string;
 }
 
+interface OperatorSessionRow extends SessionRow { operator_id: string | null; operator_name: string | null }
+
 interface UserSessionRow extends SessionRow, Omit<ActorRow, 'key_id' | 'permissions' | 'user_id'> {
   user_id: string;
   email: string;
@@ -30,9 +32,9 @@ export interface UserSession {
   lastSeenAt: Date;
 }
 
-export async function insertSession(db: Executor, row: { tokenHash: string; kind: 'user' | 'operator'; userId?: string; operatorTokenHash?: string; csrfToken: string }) {
+export async function insertSession(db: Executor, row: { tokenHash: string; kind: 'user' | 'operator'; userId?: string; operatorTokenHash?: string; operatorId?: string; csrfToken: string }) {
   await db.insert(sessions).values({
-    tokenHash: row.tokenHash, kind: row.kind, userId: row.userId ?? null, operatorTokenHash: row.operatorTokenHash ?? null, csrfToken: row.csrfToken,
+    tokenHash: row.tokenHash, kind: row.kind, userId: row.userId ?? null, operatorTokenHash: row.operatorTokenHash ?? null, operatorId: row.operatorId ?? null, csrfToken: row.csrfToken,
   });
 }
 
@@ -61,12 +63,17 @@ export async function findUserSession(db: Executor, tokenHash: string): Promise<
   };
 }
 
-/** A live operator session signed in with the operator token that is current now. */
-export async function findOperatorSession(db: Executor, tokenHash: string, operatorTokenHash: string): Promise<SessionRow | null> {
-  const [row] = await rows<SessionRow>(db, sql`
-    select csrf_token, last_seen_at from sessions
-    where token_hash = ${tokenHash} and kind = 'operator' and revoked_at is null and operator_token_hash = ${operatorTokenHash}
-      and last_seen_at > now() - make_interval(hours => ${IDLE_HOURS})`);
+/**
+ * A live operator session: one signed in with the operator token that is current now, or a named operator's
+ * (password and code) while that operator is live. The named operator's id and name come with it.
+ */
+export async function findOperatorSession(db: Executor, tokenHash: string, operatorTokenHash: string): Promise<OperatorSessionRow | null> {
+  const [row] = await rows<OperatorSessionRow>(db, sql`
+    select s.csrf_token, s.last_seen_at, o.id as operator_id, o.name as operator_name
+    from sessions s left join operators o on o.id = s.operator_id
+    where s.token_hash = ${tokenHash} and s.kind = 'operator' and s.revoked_at is null
+      and s.last_seen_at > now() - make_interval(hours => ${IDLE_HOURS})
+      and ((s.operator_id is null and s.operator_token_hash = ${operatorTokenHash}) or (s.operator_id is not null and o.revoked_at is null))`);
   return row ?? null;
 }
 

@@ -3,24 +3,32 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Ok } from '../../platform/http/schemas.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AddressThrottle } from '../../platform/http/address-throttle.ts';
-import type { OperatorService } from '../operators/operators.service.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
-import { CSRF_HEADER, type OperatorSessionAuth } from '../../platform/http/auth.ts';
+import { CSRF_HEADER, type NamedOperator } from '../../platform/http/auth.ts';
 import {
   InviteAccept, InviteInfo, InviteToken, Login, PasswordForgot, PasswordReset, OperatorLogin, OperatorSessionInfo, SecondFactor, SecondFactorRequired, SESSION_EXAMPLE, SessionInfo,
 } from './sessions.schemas.ts';
 
-const OPERATOR_SESSION_EXAMPLE = { csrf_token: 'Rk8mZ2pQ7vN1xC4bW9tY3sL6aH0dJ5fE' };
+export const OPERATOR_SESSION_EXAMPLE = { csrf_token: 'Rk8mZ2pQ7vN1xC4bW9tY3sL6aH0dJ5fE' };
 import { sessionView, type NewSession, type SessionService } from './sessions.service.ts';
 import { DEVICE_COOKIE } from './sign-in-throttle.ts';
 
 export const USER_COOKIE = 'tasman_session';
 export const OPERATOR_COOKIE = 'tasman_operator';
 
-/** How every operator route authenticates: the bootstrap token, a named operator's token, or a console session. */
-export const operatorAuth = (deps: { sessions: SessionService; addressThrottle: AddressThrottle; operators: OperatorService }): OperatorSessionAuth => ({
-  cookie: OPERATOR_COOKIE, authenticate: deps.sessions.authenticateOperator, failed: deps.addressThrottle.failed, named: deps.operators.authenticate,
-});
+/**
+ * Gives the browser a new operator console session, ending the one its cookie held (a cookie planted before
+ * sign-in never becomes a session); answers the CSRF token the console sends on writes.
+ */
+export function operatorSignedIn(deps: { sessions: SessionService; publicUrl: string }) {
+  return async (request: FastifyRequest, reply: FastifyReply, created: NewSession & { operator?: NamedOperator }) => {
+    await deps.sessions.logout(request.cookies[OPERATOR_COOKIE]);
+    reply.setCookie(OPERATOR_COOKIE, created.token, {
+      path: '/', httpOnly: true, sameSite: 'lax', secure: deps.publicUrl.startsWith('https:') || request.protocol === 'https',
+    });
+    return { csrf_token: created.csrfToken, operator: created.operator ?? null };
+  };
+}
 const tags = ['Dashboard sessions'];
 const DEVICE_COOKIE_DAYS = 365;
 const security: [] = [];
@@ -38,6 +46,7 @@ export type SessionRoutesDeps = {
 export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesDeps> = async (app, { sessions, passwordResets, addressThrottle, publicUrl, adminToken }) => {
   // Failed attempts at a secret count against the source address (AUTH_FAILURE_LIMIT a minute, then 429).
   const guarded = <T>(request: FastifyRequest, attempt: () => Promise<T>) => addressThrottle.guard(request.ip, attempt);
+  const operatorSession = operatorSignedIn({ sessions, publicUrl });
   const secureCookies = publicUrl.startsWith('https:');
 
   const cookieOf = (request: FastifyRequest, name: string) => request.cookies[name];
@@ -187,9 +196,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesDeps> = async
     },
   }, async (request, reply) => {
     const created = await guarded(request, () => sessions.operatorLogin(request.body.token, adminToken, request.ip));
-    await sessions.logout(cookieOf(request, OPERATOR_COOKIE));
-    setCookie(request, reply, OPERATOR_COOKIE, created.token);
-    return { csrf_token: created.csrfToken };
+    return operatorSession(request, reply, created);
   });
 
   app.get('/session/operator', {
@@ -204,7 +211,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesDeps> = async
     if (!adminToken) throw new AppError('forbidden', 'The operator console is disabled: set TASMAN_ADMIN_TOKEN');
     const found = token ? await sessions.authenticateOperator(token, adminToken) : null;
     if (!found) throw new AppError('unauthorized', 'Not signed in as the operator');
-    return { csrf_token: found.csrfToken };
+    return { csrf_token: found.csrfToken, operator: found.operator };
   });
 
   app.delete('/session/operator', {

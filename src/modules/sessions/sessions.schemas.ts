@@ -43,6 +43,10 @@ export const SessionInfo = Type.Object({
 }, { description: 'The session (its token is in the HttpOnly cookie tasman_session)' });
 export const OperatorSessionInfo = Type.Object({
   csrf_token: Type.String({ description: 'Send it as X-CSRF-Token on every write made with the operator cookie' }),
+  operator: Type.Optional(Type.Union([
+    Type.Object({ id: Type.String({ description: 'The operator\'s id' }), name: Type.String({ description: 'Their name' }) }, { description: 'The named operator signed in' }),
+    Type.Null(),
+  ], { description: 'The named operator signed in (their name and password), or null when signed in with the operator token' })),
 }, { description: 'The operator console session (its token is in the HttpOnly cookie tasman_operator)' });
 
 // The optional TOTP second factor.

@@ -1,5 +1,6 @@
 import type { Db, Executor } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
+import type { NamedOperator } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/errors.ts';
 import { hashToken, newToken, sameSecret } from './tokens.ts';
 import { argonVerify, dummyHash, hashPassword } from './argon.ts';
@@ -70,7 +71,7 @@ export function createSessionService(deps: {
     target: user ? { type: 'user', id: user.id } : null, reason,
   });
 
-  async function open(exec: Executor, row: { kind: 'user' | 'operator'; userId?: string; operatorTokenHash?: string }): Promise<NewSession> {
+  async function open(exec: Executor, row: { kind: 'user' | 'operator'; userId?: string; operatorTokenHash?: string; operatorId?: string }): Promise<NewSession> {
     const token = newToken();
     const csrfToken = newToken();
     await insertSession(exec, { tokenHash: hashToken(token), csrfToken, ...row });
@@ -190,18 +191,24 @@ export function createSessionService(deps: {
     return { actor: found.actor, csrfToken: found.csrfToken, name: found.name };
   }
 
-  async function authenticateOperator(token: string, operatorToken: string): Promise<{ csrfToken: string } | null> {
+  /** A live console session: its CSRF token, and the named operator it belongs to (null: the operator token's). */
+  async function authenticateOperator(token: string, operatorToken: string): Promise<{ csrfToken: string; operator: NamedOperator | null } | null> {
     const tokenHash = hashToken(token);
     const found = await findOperatorSession(db, tokenHash, hashToken(operatorToken));
     if (!found) return null;
     if (Date.now() - new Date(found.last_seen_at).getTime() > TOUCH_EVERY_MS) await touchSession(db, tokenHash);
-    return { csrfToken: found.csrf_token };
+    return { csrfToken: found.csrf_token, operator: found.operator_id ? { id: found.operator_id, name: found.operator_name ?? '' } : null };
   }
+
+  /** A named operator's console session (after their password and code), in the caller's transaction. */
+  const openOperatorSession = (exec: Executor, operatorId: string) => open(exec, { kind: 'operator', operatorId });
 
   /** The device cookie to give a browser that just signed in as this user (docs/decisions/0057-sign-in-throttle.md). */
   const deviceCookie = (current: string | undefined, email: string) => deps.throttle.deviceCookieAfterSignIn(current, normalEmail(email));
 
-  return { invite, describeInvite, redeemInvite, login, verifySecondFactor, operatorLogin, logout, authenticate, authenticateOperator, deviceCookie };
+  return {
+    invite, describeInvite, redeemInvite, login, verifySecondFactor, operatorLogin, logout, authenticate, authenticateOperator, openOperatorSession, deviceCookie,
+  };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

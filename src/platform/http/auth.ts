@@ -157,7 +157,8 @@ export interface NamedOperator { id: string; name: string }
 /** An operator console session: the cookie's name and its check against the current operator token. */
 export interface OperatorSessionAuth {
   cookie: string;
-  authenticate(sessionToken: string, operatorToken: string): Promise<{ csrfToken: string } | null>;
+  /** The live session's CSRF token, and the named operator it belongs to (null: signed in with the operator token). */
+  authenticate(sessionToken: string, operatorToken: string): Promise<{ csrfToken: string; operator: NamedOperator | null } | null>;
   /** Counts a wrong operator token against the source address; the 429 to answer instead beyond the limit. */
   failed?(address: string): Promise<AppError | null>;
   /** A named operator's own token: the live operator holding it, or null. */
@@ -165,7 +166,7 @@ export interface OperatorSessionAuth {
 }
 
 const namedOperators = new WeakMap<FastifyRequest, NamedOperator>();
-/** The named operator who made this operator request; undefined for the bootstrap token or a console session. */
+/** The named operator who made this operator request (their token or console session); undefined for the operator token's. */
 export const operatorOf = (request: FastifyRequest): NamedOperator | undefined => namedOperators.get(request);
 
 /**
@@ -181,6 +182,7 @@ export function requireAdminToken(scope: FastifyInstance, token: string | null, 
       const found = await sessions.authenticate(cookie, token);
       if (!found) throw new AppError('unauthorized', 'Your operator session has ended: sign in again');
       checkCsrf(request, found.csrfToken);
+      if (found.operator) namedOperators.set(request, found.operator);
       return;
     }
     const given = bearer(request);

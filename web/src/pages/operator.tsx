@@ -1,21 +1,23 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useLocation } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { ApiError, csrfHeader, DELETE, GET, PATCH, POST, type Body, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Button, Card, Checkbox, DataTable, ErrorText, Input, Loading, Notice, Pager, Secret, Select, Status } from '../ui.tsx';
 import { AuthFrame } from './auth.tsx';
+import { OperatorLogin, OperatorSetup, type OperatorSession } from './operator-sign-in.tsx';
 import { PipelinePanel } from './operator-pipeline.tsx';
 import { NumberPool, SenderIdList } from './operator-lists.tsx';
 import { Outbox } from './operator-outbox.tsx';
 
 type Account = Res<'/admin/accounts'>['accounts'][number];
-type OperatorSession = Res<'/session/operator', 'post'>;
 type PoolCountry = Body<'/admin/numbers'>['country'];
 
-/** The operator console: its own session (the operator token), its own CSRF token. */
+/** The operator console: its own session (a named operator's, or the operator token's), its own CSRF token. */
 export default function OperatorPage() {
   const qc = useQueryClient();
+  const location = useLocation();
   const session = useQuery({
     queryKey: ['operator'],
     queryFn: () => GET('/session/operator').catch((err: unknown) => {
@@ -25,14 +27,20 @@ export default function OperatorPage() {
   });
   if (session.isPending) return <main className="p-6"><Loading /></main>;
   if (session.error) return <AuthFrame title="Operator console"><ErrorText error={session.error} /></AuthFrame>;
-  if (!session.data) return <OperatorLogin onDone={(s) => qc.setQueryData(['operator'], s)} />;
+  const signedIn = (s: OperatorSession) => qc.setQueryData(['operator'], s);
+  if (!session.data) {
+    return location.pathname.startsWith('/operator/setup') ? <OperatorSetup onDone={signedIn} /> : <OperatorLogin onDone={signedIn} />;
+  }
   const csrf = session.data.csrf_token;
   const signOut = async () => { await DELETE('/session/operator', { headers: csrfHeader(csrf) }).catch(() => undefined); qc.setQueryData(['operator'], null); };
   return (
     <div className="min-h-screen">
       <header className="flex items-center justify-between border-b border-slate-200 bg-white p-4">
         <p className="text-lg font-bold text-blue-800">Tasman operator console</p>
-        <button type="button" className="underline" onClick={() => void signOut()}>Sign out</button>
+        <div className="flex items-center gap-4">
+          {session.data.operator && <span>Signed in as {session.data.operator.name}</span>}
+          <button type="button" className="underline" onClick={() => void signOut()}>Sign out</button>
+        </div>
       </header>
       <main id="main" className="space-y-5 p-4 md:p-8">
         <h1 className="text-2xl font-semibold">Operator console</h1>
@@ -48,26 +56,6 @@ export default function OperatorPage() {
         <Outbox />
       </main>
     </div>
-  );
-}
-
-function OperatorLogin({ onDone }: { onDone: (s: OperatorSession) => void }) {
-  const [token, setToken] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try { onDone(await POST('/session/operator', { body: { token }, headers: csrfHeader('') })); } catch (err) { setError(err); }
-  };
-  return (
-    <AuthFrame title="Operator sign-in">
-      <form onSubmit={(e) => void submit(e)} className="space-y-4">
-        <Input label="Operator token" type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)}
-          hint="TASMAN_ADMIN_TOKEN, or the token in DATA_DIR/admin.token" />
-        <ErrorText error={error} />
-        <Button type="submit" className="w-full">Sign in</Button>
-      </form>
-    </AuthFrame>
   );
 }
 

@@ -14,7 +14,7 @@ const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
  * The otpauth URI as a QR code, drawn in the page as SVG (no image URL, so the dashboard's CSP allows it), black on
  * white whatever the theme: scanners need the contrast.
  */
-function QrCode({ text, label }: { text: string; label: string }) {
+export function QrCode({ text, label }: { text: string; label: string }) {
   const modules = useMemo(() => qrModules(text), [text]);
   return (
     <svg role="img" aria-label={label} data-testid="totp-qr" viewBox={`0 0 ${modules.length} ${modules.length}`}

@@ -11,6 +11,8 @@ export const sessions = pgTable('sessions', {
   userId: uuid('user_id').references(() => accountUsers.id),
   // The operator token's hash at sign-in: changing TASMAN_ADMIN_TOKEN ends every operator session.
   operatorTokenHash: text('operator_token_hash'),
+  // A named operator's console session (operators.id; signed in with their password and code); null otherwise.
+  operatorId: uuid('operator_id'),
   csrfToken: text('csrf_token').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
   lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
