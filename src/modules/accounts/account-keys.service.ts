@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
-import type { KeyInput, KeyService } from '../keys/keys.service.ts';
+import type { KeyService } from '../keys/keys.service.ts';
+import type { KeyInput } from '../keys/keys.schemas.ts';
 import { loadManagedAccount } from './access.ts';
 
 // API keys of a sub-account, managed by its parent: the parent's right to manage it is checked here, then the

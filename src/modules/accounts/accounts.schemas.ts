@@ -1,4 +1,4 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import type { RouteContract } from '../../platform/http/route-registry.ts';
 import { described, NonBlankName, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
@@ -30,6 +30,7 @@ export const CreateSubAccount = Type.Object({
   seed_credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Credits moved from the parent\'s balance to the new sub-account (default 0); 402 if the parent has fewer' })),
   country: Type.Optional(Type.Union(Country.anyOf, { description: 'The country the sub-account\'s local numbers are read in (default: the parent\'s)' })),
 }, { description: 'The new sub-account\'s settings' });
+export type CreateSubAccountInput = Static<typeof CreateSubAccount>;
 
 export const PatchSubAccount = Type.Object({
   business_name: Type.Optional(BusinessName),

@@ -11,26 +11,13 @@ import {
 import { assertCanParent, assertHierarchyEnabled, loadManagedAccount } from './access.ts';
 import { moveCredits } from './transfers.ts';
 import { balanceOf } from '../credits/credits.service.ts';
-import type { PhoneCountry } from '../../common/phone.ts';
 import { readSettings, toSettingsView } from '../settings/account-settings.ts';
 import { applySettings, settingsChanges } from '../settings/settings.service.ts';
 import type { SettingsUpdate } from '../settings/settings.schemas.ts';
+import type { CreateSubAccountInput } from './accounts.schemas.ts';
 import { record } from '../../platform/audit/record.ts';
 import type { Within } from '../../platform/http/idempotency.ts';
 import { changedFields } from '../../platform/audit/redact.ts';
-
-export interface CreateSubAccountInput {
-  business_name: string;
-  email?: string | null;
-  abn?: string;
-  daily_limit?: number | null;
-  managed_by_parent?: boolean;
-  team_access_from_parent?: boolean;
-  optout_exempt?: boolean;
-  inherit_parent_senders?: boolean;
-  seed_credits?: number;
-  country?: PhoneCountry;
-}
 
 export interface PatchSubAccountInput extends SettingsUpdate {
   business_name?: string;

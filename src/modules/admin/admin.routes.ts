@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
-import { described, IdParams, NonBlankName, nullable, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
+import { described, IdParams, nullable, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import { operatorOf, requireAdminToken, type OperatorSessionAuth } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AdminService } from './admin.service.ts';
@@ -9,6 +9,7 @@ import { adminListRoutes } from './admin-lists.routes.ts';
 import { smppBindAdminRoutes, type SmppBindAdminRoutesDeps } from '../smpp-credentials/smpp-binds.routes.ts';
 import { adminAuditRoutes, type AuditRoutesDeps } from '../audit/audit.routes.ts';
 import { Country } from '../settings/settings.schemas.ts';
+import { Abn, CreateAccount } from './admin.schemas.ts';
 import { operatorActor } from '../../platform/audit/entry.ts';
 import { outboxRoutes, type OutboxRoutesDeps } from './outbox.routes.ts';
 import { operatorRoutes, type OperatorRoutesDeps } from '../operators/operators.routes.ts';
@@ -20,7 +21,6 @@ export interface InboundInjector {
 
 const tags = ['Operator'];
 const security = [{ adminToken: [] }];
-const Abn = Type.String({ minLength: 11, maxLength: 14, description: 'Australian Business Number: 11 digits, spaces ignored. Set by the operator it is verified: Sender IDs registered to it become usable' });
 const AccountId = described(Uuid, 'The account\'s id');
 
 const AccountSummary = Type.Object({
@@ -64,14 +64,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesDeps> = async (ap
     schema: {
       tags, security, summary: 'Create an account with its first API key',
       description: 'Creates a top-level account in one transaction: its balance (the new-account grant unless credits says otherwise), a first API key with every scope (answered in full, once), and its owner as the first dashboard user with an invite link to choose a password. An ABN given here is verified, so Sender IDs registered to it are usable. Not idempotent: each call creates an account. Operator token or console session.',
-      body: Type.Object({
-        business_name: described(NonBlankName, 'The business\'s name'),
-        email: Type.String({ format: 'email', maxLength: 320, description: 'The owner\'s email: their dashboard sign-in' }),
-        abn: Type.Optional(Abn),
-        credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Opening balance (default: the new-account grant)' })),
-        hierarchy_enabled: Type.Optional(Type.Boolean({ description: 'It may have sub-accounts (default false)' })),
-        country: Type.Optional(Country),
-      }, { description: 'The new account' }),
+      body: CreateAccount,
       response: {
         201: Type.Object({
           account_id: AccountId, api_key: Type.String({ description: 'Its first API key, in full: shown only here' }),

@@ -13,6 +13,7 @@ import { normaliseScopes, type Scope } from '../keys/scopes.ts';
 import { toKeyCreated } from '../keys/key-view.ts';
 import { parseSender } from '../senders/sender.ts';
 import { createAdminLists } from './admin-lists.service.ts';
+import type { CreateAccountInput } from './admin.schemas.ts';
 import { activeKeyCount, insertNumber, insertSenderId, searchAccounts } from './admin.repo.ts';
 import { record } from '../../platform/audit/record.ts';
 import { changedFields } from '../../platform/audit/redact.ts';
@@ -20,15 +21,6 @@ import type { AuditActor } from '../../platform/audit/entry.ts';
 
 /** The credits every new account receives (interface document, Limits). */
 export const NEW_ACCOUNT_CREDITS = 5;
-
-export interface CreateAccountInput {
-  business_name: string;
-  email: string;
-  abn?: string;
-  credits?: number;
-  hierarchy_enabled?: boolean;
-  country?: PhoneCountry;
-}
 
 // The operator's powers: only reachable with TASMAN_ADMIN_TOKEN, so no tenant checks apply here. Each write takes
 // the operator as its audit actor (`by`, operatorActor(request.ip)) and records itself in its own transaction.

@@ -1,4 +1,4 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@fastify/type-provider-typebox';
 import { described, nullable, ScopeName, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 import { EX } from '../../platform/http/examples.ts';
@@ -28,6 +28,7 @@ export const CreateKey = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 100, description: 'A label for people, up to 100 characters (default: API key)' })),
   scopes: Type.Optional(KeyScopes),
 }, { description: 'The new key\'s label and scopes; both optional (an empty body is fine)' });
+export type KeyInput = Static<typeof CreateKey>;
 export const KeyCreated = Type.Object({
   id: KeyId, key: Type.String({ description: 'the full key: shown only in this response' }), prefix: Prefix,
   name: KeyName, scopes: ScopeList, created_at: described(Timestamp, 'When it was issued'),

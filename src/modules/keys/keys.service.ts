@@ -1,15 +1,11 @@
 import type { Db } from '../../platform/db/client.ts';
 import type { Actor } from '../../platform/actor.ts';
 import { notFound } from '../../platform/errors.ts';
-import { normaliseScopes, requireWithin, type Scope } from '../../platform/permissions.ts';
+import { normaliseScopes, requireWithin } from '../../platform/permissions.ts';
 import { record } from '../../platform/audit/record.ts';
 import { insertKey, keyExists, listKeys, revokeKey } from './keys.repo.ts';
 import { toKeyCreated } from './key-view.ts';
-
-export interface KeyInput {
-  name?: string;
-  scopes?: Scope[];
-}
+import type { KeyInput } from './keys.schemas.ts';
 
 // An account's API keys. A new key works at once (the authenticator reads the database on every request); a
 // revoked one fails on its very next request. Hashes never leave the repo. The caller's own keys are managed here

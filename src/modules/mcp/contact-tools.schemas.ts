@@ -3,7 +3,7 @@ import { described, Uuid } from '../../platform/http/schemas.ts';
 import { ContactPage, ContactQuery } from '../contacts/contacts.schemas.ts';
 import { BatchRequest, BatchResult, Message } from '../messages/messages.schemas.ts';
 import { TemplateList } from '../templates/templates.routes.ts';
-import type { BatchPreview } from '../messages/messages.service.ts';
+import type { BatchPreview } from '../messages/messages.schemas.ts';
 import { ASK, keyed, READ, READ_NOTHING, SPENDS, type ToolDefinition } from './tool-definition.schemas.ts';
 
 // The address book's tools: find contacts and templates, and send to a contact list. A list's recipients are in

@@ -1,5 +1,6 @@
 import type { Actor } from '../../platform/actor.ts';
-import type { BatchInput, MessageService, SendInput } from '../messages/messages.service.ts';
+import type { MessageService } from '../messages/messages.service.ts';
+import type { BatchInput, SendInput } from '../messages/messages.schemas.ts';
 import type { ReplyService } from '../messages/reply.service.ts';
 import type { InboxQuery, InboxService } from '../inbox/inbox.service.ts';
 import type { ConversationService } from '../inbox/conversations.service.ts';

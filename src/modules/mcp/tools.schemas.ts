@@ -6,7 +6,7 @@ import { Conversation, ConversationParams, ConversationQuery, InboxList, InboxQu
 import {
   BatchRecipients, BatchRequest, BatchResult, Message, CancelResult, MessageDetail, MessageList, MessageListQuery, ReplyRequest, SendPreview, SendRequest, SendResult,
 } from '../messages/messages.schemas.ts';
-import type { BatchInput } from '../messages/messages.service.ts';
+import type { BatchInput } from '../messages/messages.schemas.ts';
 import { NumberList } from '../numbers/numbers.schemas.ts';
 import { AddResult, NumberBody, OptoutList } from '../optouts/optouts.routes.ts';
 import { ReportQuery, UsageReport } from '../reports/reports.schemas.ts';

@@ -1,4 +1,4 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@fastify/type-provider-typebox';
 import type { ErrorCode } from '../../platform/errors.ts';
 import type { RouteContract } from '../../platform/http/route-registry.ts';
 import { EX } from '../../platform/http/examples.ts';
@@ -275,3 +275,14 @@ export const CancelResult = Type.Object({
 
 /** A reply's text and optional campaign: the recipient and sender come from the inbound message. */
 export const ReplyRequest = Type.Object({ message: Message, campaign: Type.Optional(CampaignName) }, { description: 'The reply\'s text; the recipient and sender come from the inbound message' });
+
+// The service's inputs and results are these schemas' types, so the two cannot drift. A send reaches the service
+// with its template resolved (templates.resolve): the message text is there and template_id is gone.
+type Resolved<T> = Omit<T, 'message' | 'template_id'> & { message: string };
+export type SendInput = Resolved<Static<typeof SendRequest>>;
+export type BatchInput = Resolved<Static<typeof BatchRequest>>;
+export type SendResult = Static<typeof SendResult>;
+export type BatchResult = Static<typeof BatchResult>;
+export type InvalidNumber = Static<typeof InvalidNumber>;
+export type PreviewRecipient = Static<typeof PreviewRecipient>;
+export type BatchPreview = Static<typeof BatchPreview>;

@@ -3,7 +3,6 @@ import type { Db } from '../../platform/db/client.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { UUID_PATTERN } from '../../platform/ids.ts';
 import type { Recipient } from './recipients.ts';
-import type { MissingMergeFields } from './merge-check.ts';
 import { normalisePhone, invalidNumberMessage } from '../../common/phone.ts';
 import { findMessage, findMessageIdByIdempotencyKey, findOptedOut } from './messages.repo.ts';
 import { toMessageView, type MessageView } from './message-view.ts';
@@ -14,32 +13,13 @@ import { exportAccountMessages, type MessageExportQuery } from './message-export
 import type { LinkService, LinkView } from '../links/links.service.ts';
 import {
   createSingleSends, resolveSender, send, sendingNumberFor, singleBody, tracksLinks,
-  type BatchInput, type BatchResult, type InvalidNumber, type SendDeps, type SendInput, type SendOptions, type SendResult, type Within,
+  type BatchInput, type BatchResult, type SendDeps, type SendInput, type SendOptions, type SendResult, type Within,
 } from './send.ts';
 import { prepareBatch, sendBatch } from './send-batch.ts';
+import type { BatchPreview, PreviewRecipient } from './messages.schemas.ts';
 
 export type { BatchInput, BatchResult, InvalidNumber, SendInput, SendOptions, SendResult, Within } from './send.ts';
-
-export interface PreviewRecipient {
-  phone: string;
-  text: string;
-  encoding: 'gsm7' | 'ucs2';
-  parts: number;
-  credits: number;
-  segments: number;
-}
-
-export interface BatchPreview {
-  recipients: PreviewRecipient[];
-  total_credits: number;
-  total_segments: number;
-  invalid_numbers: string[];
-  invalid_details: InvalidNumber[];
-  opted_out_count: number;
-  duplicates_removed: number;
-  /** recipients that lack a field the text uses (it goes out as the empty string) */
-  missing_merge_fields: MissingMergeFields[];
-}
+export type { BatchPreview, PreviewRecipient };
 
 // Credits are parts (the interface document's rule); the encoding is what the carrier link will use.
 const previewOf = (phone: string, text: string, parts: number): PreviewRecipient =>

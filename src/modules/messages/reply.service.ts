@@ -1,7 +1,8 @@
 import type { Actor } from '../../platform/actor.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/errors.ts';
-import type { MessageService, SendResult, Within } from './messages.service.ts';
+import type { MessageService, Within } from './messages.service.ts';
+import type { SendResult } from './messages.schemas.ts';
 import { findInbound, holderOf } from '../inbox/inbox.service.ts';
 
 // Replying to an inbound message is an ordinary send (same checks, same charge), addressed for the caller: to the

@@ -17,66 +17,15 @@ import { trackedBody } from '../links/shorten.ts';
 import { invalidNumberMessage, normalisePhone } from '../../common/phone.ts';
 import { textSegments } from '../../carrier/carrier.ts';
 import { renderMerge, templateHasPlaceholder } from './merge.ts';
-import type { BatchRecipient, Recipient } from './recipients.ts';
+import type { Recipient } from './recipients.ts';
 import { assertSingleMerge } from './merge-check.ts';
 import { countParts, codePointLength, MAX_MESSAGE_CHARS } from './parts.ts';
 import { insertSingles, type SendOutcome, type SingleSend } from './single-send.repo.ts';
-import { METADATA_LIMITS } from './messages.schemas.ts';
+import { METADATA_LIMITS, type BatchInput, type BatchResult, type InvalidNumber, type SendInput, type SendResult } from './messages.schemas.ts';
 import { parseSendAt } from './send-at.ts';
 
-/** What /send and /send-batch both take. */
-interface SendFields {
-  message: string;
-  sender?: string;
-  from?: string;
-  campaign?: string;
-  metadata?: Record<string, string>;
-  send_at?: string;
-  /** bypass the account's quiet hours */
-  urgent?: boolean;
-  link_tracking?: boolean;
-}
-
-export interface SendInput extends SendFields {
-  to: string;
-}
-
-export interface SendResult {
-  message_id: string;
-  credits_used: number;
-  credits_remaining: number;
-  /** the E.164 number the message goes to: how Tasman read `to` */
-  recipient: string;
-  /** SMS segments the carrier will carry (credits follow the interface document's rule instead) */
-  segments: number;
-}
-
-/** A number a batch could not send to, as given, and why. */
-export interface InvalidNumber {
-  number: string;
-  reason: string;
-}
-
-
-export interface BatchInput extends SendFields {
-  recipients?: BatchRecipient[];
-  /** a contact list of the account: its contacts are recipients too, their fields merge data */
-  list_id?: string;
-  /** refuse the batch when a recipient lacks a field the text uses, instead of sending the empty string */
-  strict_merge_fields?: boolean;
-}
-
-export interface BatchResult {
-  campaign_id: string;
-  recipients_queued: number;
-  invalid_numbers: string[];
-  invalid_details: InvalidNumber[];
-  opted_out_count: number;
-  duplicates_removed: number;
-  credits_used: number;
-  credits_remaining: number;
-  segments: number;
-}
+// The inputs and results are the schemas' types (messages.schemas.ts), so the two cannot drift.
+export type { BatchInput, BatchResult, InvalidNumber, SendInput, SendResult };
 
 /** Lets a caller (idempotency) write in the same transaction as the send, so both commit or neither does. */
 export type Within<T> = (tx: Tx, result: T) => Promise<void>;
