@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MemoryLimiter } from './memory-limiter.ts';
 import { createMemoryLimiter } from './memory-limiter.ts';
-import { busiestSpan, firstMismatch, readings, replay } from './testing.ts';
+import { busiestSpan, firstMismatch, readings, replay } from '../../../../test/support/rate-limit-replay.ts';
 
 const open: MemoryLimiter[] = [];
 afterEach(async () => {

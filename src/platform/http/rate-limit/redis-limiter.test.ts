@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RateLimiter } from './index.ts';
 import { createRedisLimiter } from './redis-limiter.ts';
-import { busiestSpan, firstMismatch, readings, replay } from './testing.ts';
+import { busiestSpan, firstMismatch, readings, replay } from '../../../../test/support/rate-limit-replay.ts';
 
 const url = process.env.TEST_REDIS_URL;
 // Every run gets its own keys, so parallel test files and repeated runs never see each other's state.

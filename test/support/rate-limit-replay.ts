@@ -1,7 +1,7 @@
-// Shared by the property tests beside this file: replaying request times and checking every one-second span.
+// Shared by the rate limiters' property tests (src/platform/http/rate-limit): replaying request times and checking every one-second span.
 import fc from 'fast-check';
-import type { RateLimiter } from './index.ts';
-import { WINDOW_MS } from './sliding-window.ts';
+import type { RateLimiter } from '../../src/platform/http/rate-limit/index.ts';
+import { WINDOW_MS } from '../../src/platform/http/rate-limit/sliding-window.ts';
 
 /**
  * Most admissions in any half-open span [a, a + WINDOW_MS). Shifting a span right until its start meets an
