@@ -46,6 +46,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import type { HealthService } from './modules/health/health.service.ts';
 import type { Metrics } from './platform/metrics.ts';
 import { senderRoutes } from './modules/senders/senders.routes.ts';
+import { senderRequestAdminRoutes } from './modules/senders/sender-requests-admin.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { mcpRoutes } from './modules/mcp/mcp.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
@@ -203,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(operatorSignInRoutes, { ...pick(s, 'operatorSignIn', 'sessions', 'addressThrottle'), publicUrl: s.config.publicUrl, adminToken });
   await app.register(adminRoutes, { ...pick(s, 'admin', 'smppCredentials', 'audit', 'mail', 'operators'), simulator: deps.simulator, adminToken, operatorSessions });
   await app.register(carrierRoutes, { carrierAdmin: s.carrierAdmin, adminToken, operatorSessions });
+  await app.register(senderRequestAdminRoutes, { senderRequests: s.senderRequests, adminToken, operatorSessions });
   // The client libraries' status(): public, no key.
   await app.register(statusRoutes, pick(s, 'status'));
   // Public opt-out link pages (no API key, HTML, their own per-address limit).
@@ -229,7 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(smppCredentialRoutes, pick(s, 'smppCredentials'));
     await scope.register(contactRoutes, pick(s, 'contacts', 'lists'));
     await scope.register(templateRoutes, pick(s, 'templates'));
-    await scope.register(senderRoutes, pick(s, 'senders'));
+    await scope.register(senderRoutes, pick(s, 'senders', 'senderRequests'));
     await scope.register(settingsRoutes, pick(s, 'settings'));
     await scope.register(mcpRoutes, {
       ...pick(s, 'messages', 'replies', 'inbox', 'conversations', 'optouts', 'campaigns', 'credits', 'reports', 'numbers', 'senders', 'webhooks', 'settings', 'accounts', 'contacts', 'templates', 'idempotency', 'audit'),

@@ -47,6 +47,7 @@ import { createAddressThrottle } from './platform/http/address-throttle.ts';
 import { createTwoFactorService } from './modules/sessions/two-factor.service.ts';
 import { createReplyService } from './modules/messages/reply.service.ts';
 import { createSenderService } from './modules/senders/senders.service.ts';
+import { createSenderRequestService } from './modules/senders/sender-requests.service.ts';
 import { createSettingsService } from './modules/settings/settings.service.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { createSmppCredentialService } from './modules/smpp-credentials/smpp-credentials.service.ts';
@@ -137,6 +138,7 @@ function createServices(
     replies: createReplyService({ db, messages }),
     conversations: createConversationService({ db }),
     senders: createSenderService({ db }),
+    senderRequests: createSenderRequestService({ db }),
     settings: createSettingsService({ db, hasSecondFactor: twoFactor.required }),
     audit,
     campaigns: createCampaignService({ db }),

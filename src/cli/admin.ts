@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config.ts';
 import { adminTokenFile, readAdminToken } from '../platform/admin-token.ts';
 import { CliError } from './cli-error.ts';
+import { senderRequestCommands } from './admin-sender-requests.ts';
 import * as views from './admin-views.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -167,6 +168,7 @@ export function adminCommand(): Command {
     .requiredOption('--sender-id <name>', '3 to 11 characters').requiredOption('--abn <abn>', 'the ABN it belongs to')
     .option('--account <id>', 'the account that may use it')
     .action((o: { senderId: string; abn: string; account?: string }) => callApi('POST', '/admin/sender-ids', { sender_id: o.senderId, abn: o.abn, account_id: o.account }));
+  senderRequestCommands(senderId, { callApi, printing, paged, query });
 
   const number = admin.command('number').description('dedicated numbers');
   paged(number.command('list').description('list dedicated numbers in number order')

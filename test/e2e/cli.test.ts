@@ -182,7 +182,7 @@ describe('tasman admin against a running server', () => {
   it('lists accounts (with search), keys, Sender IDs and numbers, filtered and paged', { timeout: 400_000 }, async () => {
     const tag = randomUUID().slice(0, 8);
     const created = await tasman(['admin', 'account', 'create', '--name', `Lister ${tag} Pty Ltd`, '--email', `lister-${tag}@example.com`, '--json'], env);
-    const account = JSON.parse(created.stdout) as { account_id: string; key_id: string };
+    const account = JSON.parse(created.stdout) as { account_id: string; key_id: string; api_key: string };
     const id = account.account_id;
 
     const accounts = await tasman(['admin', 'account', 'list', '--search', `lister ${tag}`, '--json'], env);
@@ -208,6 +208,19 @@ describe('tasman admin against a running server', () => {
     await tasman(['admin', 'sender-id', 'add', '--sender-id', 'CliShop', '--abn', abn, '--account', id], env);
     const senders = JSON.parse((await tasman(['admin', 'sender-id', 'list', '--abn', abn, '--json'], env)).stdout) as { sender_ids: Array<{ sender_id: string; account_id: string }> };
     expect(senders.sender_ids).toEqual([expect.objectContaining({ sender_id: 'CliShop', account_id: id })]);
+
+    // The account asks for a Sender ID; the operator sees it in the queue and approves it; a second review is refused.
+    const asked = await fetch(`${proc.url}/sender-ids`, {
+      method: 'POST', headers: { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ sender_id: 'CliCafe', abn: '53004085616', use_description: 'Order updates' }),
+    });
+    const requestId = ((await asked.json()) as { id: string }).id;
+    const queue = await tasman(['admin', 'sender-id', 'requests'], env);
+    expect(queue.stdout).toMatch(new RegExp(`^REQUEST +SENDER ID +ABN +ACCOUNT .*\n${requestId} +CliCafe +53004085616 +Lister`));
+    expect(JSON.parse((await tasman(['admin', 'sender-id', 'approve', requestId, '--json'], env)).stdout)).toMatchObject({ status: 'approved' });
+    const late = await tasman(['admin', 'sender-id', 'reject', requestId, '--reason', 'too late'], env);
+    expect(late.code).toBe(2);
+    expect(late.stderr).toContain('(conflict, HTTP 409)');
 
     // 040x: a range libphonenumber holds valid for every x (a random 04xx can fall in an unallocated one, 0442).
     const number = `+6140${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;

@@ -1,15 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
-import { numbers, senderIds } from '../../platform/db/schema/index.ts';
+import { numbers } from '../../platform/db/schema/index.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 
 // The operator's statements (no tenant scoping: the operator token is the authority).
-
-/** Registers a Sender ID to an ABN; null when that pair is registered already. */
-export async function insertSenderId(db: Executor, input: { senderId: string; abn: string; accountId: string | null }) {
-  const [row] = await db.insert(senderIds).values({ id: uuidv7(), ...input }).onConflictDoNothing().returning();
-  return row ?? null;
-}
 
 /** Adds a number to the pool (or straight to an account); null when it is in the pool already. */
 export async function insertNumber(db: Executor, input: { number: string; country: string; priceMonthly: number; accountId: string | null }) {

@@ -11,10 +11,11 @@ import { applySettings } from '../settings/settings.service.ts';
 import { normaliseAbn } from '../../common/abn.ts';
 import { normaliseScopes, type Scope } from '../keys/scopes.ts';
 import { toKeyCreated } from '../keys/key-view.ts';
-import { parseSender } from '../senders/sender.ts';
+import { parseSenderId } from '../senders/sender.ts';
+import { insertSenderId } from '../senders/senders.service.ts';
 import { createAdminLists } from './admin-lists.service.ts';
 import type { CreateAccountInput } from './admin.schemas.ts';
-import { activeKeyCount, insertNumber, insertSenderId, searchAccounts } from './admin.repo.ts';
+import { activeKeyCount, insertNumber, searchAccounts } from './admin.repo.ts';
 import { record } from '../../platform/audit/record.ts';
 import { changedFields } from '../../platform/audit/redact.ts';
 import type { AuditActor } from '../../platform/audit/entry.ts';
@@ -115,17 +116,11 @@ export function createAdminService(deps: { db: Db; invite: (db: Executor, accoun
   }
 
   async function registerSenderId(by: AuditActor, input: { account_id?: string; sender_id: string; abn: string }) {
-    const parsed = parseSender(input.sender_id, 'AU');
-    if (parsed === null || parsed === 'invalid' || parsed.kind !== 'alpha') {
-      throw new AppError('validation_failed', 'A Sender ID is 3 to 11 letters, digits or spaces and contains a letter', {
-        details: [{ field: 'sender_id', message: 'must be 3 to 11 characters with a letter' }],
-      });
-    }
-    if (parsed.senderId.length < 3) throw new AppError('validation_failed', 'A Sender ID has at least 3 characters');
+    const senderId = parseSenderId(input.sender_id);
     if (input.account_id && !(await findAccount(db, input.account_id))) throw notFound('Account');
     const abn = normaliseAbn(input.abn);
     const row = await db.transaction(async (tx) => {
-      const made = await insertSenderId(tx, { senderId: parsed.senderId, abn, accountId: input.account_id ?? null });
+      const made = await insertSenderId(tx, { senderId, abn, accountId: input.account_id ?? null });
       if (made) {
         await record(tx, {
           accountId: made.accountId, actor: by, action: 'sender_id.registered', target: { type: 'sender_id', id: made.id },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSender } from './sender.ts';
+import { parseSender, parseSenderId } from './sender.ts';
 
 describe('parseSender', () => {
   it.each([
@@ -17,5 +17,15 @@ describe('parseSender', () => {
 
   it.each(['123', '+1 555 0100', 'ABCDEFGHIJKL', 'A', '12345678901', 'héllo', 'a\u0000b'])('refuses %s', (raw) => {
     expect(parseSender(raw, 'AU')).toBe('invalid');
+  });
+});
+
+describe('parseSenderId', () => {
+  it.each(['Tasman', 'ACME Co', 'B&B', 'Shop-24'])('takes %s', (raw) => {
+    expect(parseSenderId(` ${raw} `)).toBe(raw);
+  });
+
+  it.each(['AB', '0412345678', '12345', 'ABCDEFGHIJKL', 'Caf\u00e9', ''])('refuses %s as validation_failed', (raw) => {
+    expect(() => parseSenderId(raw)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
   });
 });

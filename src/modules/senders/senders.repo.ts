@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../platform/actor.ts';
 import { rows, type Executor } from '../../platform/db/client.ts';
+import { senderIds } from '../../platform/db/schema/index.ts';
+import { uuidv7 } from '../../platform/ids.ts';
 
 export type RequestedSender = { kind: 'number'; e164: string } | { kind: 'alpha'; senderId: string } | null;
 
@@ -58,4 +60,17 @@ export async function listUsableSenderIds(db: Executor, accountId: string, paren
     where ${senderIdUsable(sql`${accountId}::uuid`, sql`${parentId}::uuid`)}
     order by s.sender_id`);
   return found.map((r) => r.sender_id);
+}
+
+/** Registers a Sender ID to an ABN (and an account); null when that registration exists already. */
+export async function insertSenderId(db: Executor, input: { senderId: string; abn: string; accountId: string | null }) {
+  const [row] = await db.insert(senderIds).values({ id: uuidv7(), ...input }).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+/** The registration of this Sender ID (any case) to this ABN and account, if there is one. */
+export async function findSenderId(db: Executor, input: { senderId: string; abn: string; accountId: string }): Promise<string | null> {
+  const [row] = await rows<{ id: string }>(db, sql`
+    select id from sender_ids where lower(sender_id) = lower(${input.senderId}) and abn = ${input.abn} and account_id = ${input.accountId}`);
+  return row?.id ?? null;
 }

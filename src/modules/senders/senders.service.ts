@@ -16,3 +16,6 @@ export type SenderService = ReturnType<typeof createSenderService>;
 
 // The send path checks a requested sender in its own query.
 export { allowedSenderQuery } from './senders.repo.ts';
+
+// The operator registers Sender IDs (admin) inside its own transaction, as approving a request does here.
+export { insertSenderId } from './senders.repo.ts';

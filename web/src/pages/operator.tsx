@@ -10,6 +10,7 @@ import { OperatorLogin, OperatorSetup, type OperatorSession } from './operator-s
 import { PipelinePanel } from './operator-pipeline.tsx';
 import { NumberPool, SenderIdList } from './operator-lists.tsx';
 import { Outbox } from './operator-outbox.tsx';
+import { SenderIdRequests } from './operator-sender-requests.tsx';
 
 type Account = Res<'/admin/accounts'>['accounts'][number];
 type PoolCountry = Body<'/admin/numbers'>['country'];
@@ -51,6 +52,7 @@ export default function OperatorPage() {
           <SenderIds csrf={csrf} />
           <PoolNumbers csrf={csrf} />
         </div>
+        <SenderIdRequests csrf={csrf} />
         <SenderIdList />
         <NumberPool />
         <Outbox />

@@ -250,3 +250,22 @@ export const messageLinks = pgTable('message_links', {
   firstClickedAt: ts('first_clicked_at'),
   lastClickedAt: ts('last_clicked_at'),
 }, (t) => [index('message_links_message_idx').on(t.accountId, t.messageId, t.position)]);
+
+// An account's request for a Sender ID: `requested` until the operator approves it (registering it in sender_ids,
+// `registration_id`) or rejects it (`reason`).
+export const senderIdRequests = pgTable('sender_id_requests', {
+  id: uuid('id').primaryKey(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  senderId: text('sender_id').notNull(),
+  abn: text('abn').notNull(),
+  useDescription: text('use_description').notNull(),
+  status: text('status').notNull().default('requested'),
+  reason: text('reason'),
+  registrationId: uuid('registration_id'),
+  reviewedAt: ts('reviewed_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [
+  index('sender_id_requests_account_idx').on(t.accountId, t.createdAt),
+  index('sender_id_requests_status_idx').on(t.status, t.createdAt),
+  uniqueIndex('sender_id_requests_open_idx').on(t.accountId, sql`lower(${t.senderId})`).where(sql`${t.status} = 'requested'`),
+]);
