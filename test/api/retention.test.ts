@@ -108,6 +108,11 @@ describe('retention', () => {
     }
     expect((await messageRow(recent)).body).toBe('A recent message');
     expect((await messageRow(ongoingNew)).body).toBe('ongoing campaign, recent message');
+    // The search table's copy of each body (GET /messages?q=) goes with it; the number stays searchable.
+    const searchRows = await rows<{ message_id: string; recipient: string; body: string | null }>(db, sql`
+      select message_id, recipient, body from message_search where message_id in (${plain}, ${recent})`);
+    expect(Object.fromEntries(searchRows.map((r) => [r.message_id, r.body]))).toEqual({ [plain]: null, [recent]: 'A recent message' });
+    expect(searchRows.every((r) => r.recipient.startsWith('+'))).toBe(true);
 
     const view = await call(t.app, a.apiKey, 'GET', `/message/${withLink}`);
     expect(view.status).toBe(200);

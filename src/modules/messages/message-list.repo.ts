@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, ilike, like, lt, lte, or, sql, gte, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/client.ts';
-import { contacts, messages } from '../../platform/db/schema/index.ts';
+import { contacts, messageSearch, messages } from '../../platform/db/schema/index.ts';
 import { contactNameOf } from '../contacts/contact-name.ts';
 import type { MessageRow } from './messages.repo.ts';
 import { POSITION_FORMAT, type ListPosition } from '../../platform/http/keyset-cursor.ts';
@@ -28,7 +28,7 @@ const position = sql<string>`to_char(${messages.createdAt} at time zone 'UTC', $
  * The order is (created_at desc, id desc): messages_report_idx (account_id, created_at, …) walks it backwards
  * from the cursor with no sort beyond ties, and stops after `limit + 1` matches. The cursor condition is written
  * as a range on created_at (usable by the index) refined by id, rather than a row comparison the index could not
- * use. status=failed uses the small partial index of failures instead. The recipient's contact name is joined.
+ * use. status=failed and status=cancelled use small partial indexes instead. The recipient's contact name is joined.
  */
 export async function listMessages(
   db: Executor, accountId: string, f: MessageFilter, limit: number,
@@ -43,6 +43,8 @@ export async function listMessages(
   if (f.dateFrom) where.push(gte(m.createdAt, f.dateFrom));
   if (f.dateTo) where.push(lte(m.createdAt, f.dateTo));
   if (f.bodyPattern !== null) where.push(ilike(m.body, f.bodyPattern));
+  const search = searchCondition(accountId, f);
+  if (search) where.push(search);
   if (f.after) {
     const at = sql`${f.after.createdAt}::timestamptz`;
     where.push(sql`${m.createdAt} <= ${at}`, or(sql`${m.createdAt} < ${at}`, lt(m.id, f.after.id)));
@@ -53,4 +55,20 @@ export async function listMessages(
     .where(and(...where))
     .orderBy(desc(m.createdAt), desc(m.id))
     .limit(limit + 1);
+}
+
+/**
+ * A number fragment, a text or a Sender ID also as a lookup in message_search (decision 0082): when the filter
+ * matches few messages the planner takes the matching ids from its GIN index instead of walking the account; when it
+ * matches often it keeps walking messages_report_idx, filtering on the message's own columns (kept in the WHERE for
+ * that), and probes message_search's primary key for the rows that pass.
+ */
+function searchCondition(accountId: string, f: MessageFilter): SQL | undefined {
+  const s = messageSearch;
+  const match: SQL[] = [];
+  if (f.recipientPattern !== null) match.push(like(s.recipient, f.recipientPattern));
+  if (f.sender !== null) match.push(sql`lower(${s.sender}) = lower(${f.sender})`);
+  if (f.bodyPattern !== null) match.push(ilike(s.body, f.bodyPattern));
+  if (match.length === 0) return undefined;
+  return sql`${messages.id} in (select ${s.messageId} from ${s} where ${and(eq(s.accountId, accountId), ...match)})`;
 }

@@ -16,6 +16,7 @@ async function count(db: Executor, query: ReturnType<typeof sql>): Promise<numbe
 /**
  * Outbound content: the rendered body (merge data included), the opt-out link code, which dies with it, and the
  * URLs behind its short links (they can carry the customer's own tokens), which then answer 404. Click counts stay.
+ * The body's copy in message_search (GET /messages' text filter) goes with it.
  */
 export function clearMessageBodies(db: Executor, b: Batch): Promise<number> {
   return count(db, sql`
@@ -31,6 +32,9 @@ export function clearMessageBodies(db: Executor, b: Batch): Promise<number> {
     ), links as (
       update message_links l set url = null
       from done where l.account_id = done.account_id and l.message_id = done.id and l.url is not null
+    ), search as (
+      update message_search s set body = null
+      from done where s.message_id = done.id and s.body is not null
     )
     select count(*) as n from done`);
 }
