@@ -58,7 +58,7 @@ export async function listMessages(
 }
 
 /**
- * A number fragment, a text or a Sender ID also as a lookup in message_search (decision 0082): when the filter
+ * A number fragment, a text or a Sender ID also as a lookup in message_search (decision 0087): when the filter
  * matches few messages the planner takes the matching ids from its GIN index instead of walking the account; when it
  * matches often it keeps walking messages_report_idx, filtering on the message's own columns (kept in the WHERE for
  * that), and probes message_search's primary key for the rows that pass.

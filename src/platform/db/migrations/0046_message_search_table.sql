@@ -1,5 +1,5 @@
 -- GET /messages' number fragment (to=), text (q=) and Sender ID (sender=) filters are looked up in message_search,
--- an insert-only copy of each message's searchable columns, instead of a GIN index on messages (decision 0082):
+-- an insert-only copy of each message's searchable columns, instead of a GIN index on messages (decision 0087):
 -- that index took all of a row's trigrams again on every non-HOT update (the `sent` write, the receipt); this
 -- table is written once per message, by a statement trigger that covers every insert path, and again only when
 -- retention clears the body. Its rows go with their message (ON DELETE CASCADE). Every step may already have been

@@ -90,7 +90,7 @@ export const messages = pgTable('messages', {
 ]);
 
 // GET /messages and its export, for filters that match few messages (a number fragment, text, a Sender ID): a
-// lookup within the account instead of a walk of it (pg_trgm, btree_gin; decision 0082). Insert-only: a trigger on
+// lookup within the account instead of a walk of it (pg_trgm, btree_gin; decision 0087). Insert-only: a trigger on
 // messages writes each message's row once (migration 0046), so the delivery path's updates never touch its index;
 // retention clears its body with the message's.
 export const messageSearch = pgTable('message_search', {
