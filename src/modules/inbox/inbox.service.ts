@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { InboxQuery as InboxQuerySchema } from './inbox.schemas.ts';
 import { DEFAULT_CARRIER, type InboundSms } from '../../carrier/carrier.ts';
 import { joinInboundParts } from '../../carrier/text.ts';
 import type { Actor } from '../../platform/actor.ts';
@@ -42,14 +44,7 @@ export function inboundFingerprint(sms: InboundSms, from: string, to: string): s
   return createHash('sha256').update(JSON.stringify(what)).digest('base64url');
 }
 
-export interface InboxQuery {
-  limit?: number;
-  offset?: number;
-  from?: string;
-  date_from?: string;
-  date_to?: string;
-  unread?: boolean;
-}
+export type InboxQuery = Static<typeof InboxQuerySchema>;
 
 /**
  * An MO's numbers in the form the rest of Tasman stores them: E.164 when it is an AU/NZ mobile. The carrier

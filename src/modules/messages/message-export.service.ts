@@ -1,14 +1,15 @@
 import { Readable } from 'node:stream';
+import type { Static } from 'typebox';
 import type { Actor } from '../../platform/actor.ts';
 import type { Executor } from '../../platform/db/client.ts';
 import { csvLine, defuse } from '../../common/csv.ts';
 import { listMessages, type MessageFilter } from './message-list.repo.ts';
 import { messageFilter, type MessageListQuery } from './message-list.service.ts';
 import { toMessageListItem } from './message-view.ts';
-import { EXPORT_COLUMNS } from './messages.schemas.ts';
+import { EXPORT_COLUMNS, type MessageExportQuery as MessageExportQuerySchema } from './messages.schemas.ts';
 
 /** GET /messages/export takes the filters of GET /messages; it has no page size and no cursor. */
-export type MessageExportQuery = Omit<MessageListQuery, 'limit' | 'cursor'>;
+export type MessageExportQuery = Static<typeof MessageExportQuerySchema>;
 
 /** Rows per read: each read is one short keyset query, and at most one batch of rows and text is held at a time. */
 const BATCH = 1000;

@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { Actor } from '../../platform/actor.ts';
 import type { Executor } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -5,19 +6,11 @@ import { containsPattern, parseIsoInstant } from '../../common/query-filters.ts'
 import { decodeCursor, encodeCursor } from '../../platform/http/keyset-cursor.ts';
 import { listMessages, type MessageFilter } from './message-list.repo.ts';
 import { toMessageListItem } from './message-view.ts';
+import type { MessageListQuery as MessageListQuerySchema } from './messages.schemas.ts';
 import { normalisePhone, type PhoneCountry } from '../../common/phone.ts';
 
-export interface MessageListQuery {
-  limit?: number;
-  cursor?: string;
-  status?: string;
-  to?: string;
-  campaign_id?: string;
-  sender?: string;
-  date_from?: string;
-  date_to?: string;
-  q?: string;
-}
+/** The filters of GET /messages, as its schema takes them. */
+export type MessageListQuery = Static<typeof MessageListQuerySchema>;
 
 export type MessageListItem = ReturnType<typeof toMessageListItem>;
 
