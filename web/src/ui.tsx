@@ -177,6 +177,7 @@ const statusLook: Record<string, string> = {
   queued: 'bg-slate-200 text-slate-900', scheduled: 'bg-amber-100 text-amber-900', cancelled: 'bg-slate-200 text-slate-900',
   sending: 'bg-blue-100 text-blue-900', completed: 'bg-green-100 text-green-900', active: 'bg-green-100 text-green-900',
   suspended: 'bg-amber-100 text-amber-900', closed: 'bg-slate-200 text-slate-900',
+  requested: 'bg-amber-100 text-amber-900', approved: 'bg-green-100 text-green-900', rejected: 'bg-red-100 text-red-900',
 };
 export const Status = ({ value }: { value: string }) => (
   <span className={`rounded px-2 py-0.5 text-xs font-semibold ${statusLook[value] ?? 'bg-slate-200 text-slate-900'}`}>{value}</span>

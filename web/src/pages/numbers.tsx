@@ -5,6 +5,7 @@ import { GET, POST, type QueryOf, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import type { SessionInfo } from '../session.ts';
 import { Button, Card, DataTable, Empty, ErrorText, Loading, Notice, Page, Pager, Select } from '../ui.tsx';
+import { SenderIdRequests } from './sender-id-requests.tsx';
 
 type Held = Res<'/numbers'>['numbers'][number];
 type Country = NonNullable<QueryOf<'/numbers/available'>['country']>;
@@ -74,8 +75,9 @@ export default function NumbersPage({ session }: { session: SessionInfo }) {
         ) : <Empty>No Sender IDs yet.</Empty>}
         <p className="mt-3 text-sm text-slate-700">
           An alphanumeric Sender ID (such as HarbourCafe) is registered to your ABN by the operator; once registered,
-          choose it as the sender on the Send page. Ask your provider to register one.
+          choose it as the sender on the Send page. Ask for one below.
         </p>
+        <SenderIdRequests mayManage={session.user.permissions.includes('manage')} />
       </Card>
     </Page>
   );
