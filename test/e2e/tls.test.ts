@@ -85,7 +85,7 @@ describe('HTTPS with TLS_CERT_FILE and TLS_KEY_FILE', () => {
 
     // The CLI on the same host defaults to HTTPS on PORT when TLS_CERT_FILE is set, trusting the CA it is told of.
     const { TASMAN_URL: _unset, ...env } = process.env;
-    const cli = spawnSync(process.execPath, [fileURLToPath(new URL('../../bin/tasman.js', import.meta.url)), 'admin', 'operator', 'list'], {
+    const cli = spawnSync(process.execPath, [fileURLToPath(new URL('../../bin/tasman.js', import.meta.url)), 'admin', 'operator', 'list', '--json'], {
       env: { ...env, PORT: String(port), TASMAN_ADMIN_TOKEN: 'tls-test-operator', TLS_CERT_FILE: at('served.pem'), TLS_KEY_FILE: at('served.key'), NODE_EXTRA_CA_CERTS: at('ca.pem') },
       encoding: 'utf8',
     });

@@ -7,7 +7,8 @@ export const UNREAD_EVERY_MS = 10_000;
 
 /**
  * The account's unread replies (`unread_total` of GET /inbox), for the navigation's badge. When it changes, a reply
- * arrived (or was read elsewhere): every inbox list is refetched, so open pages show it without a reload.
+ * arrived (or was read elsewhere): every inbox list is refetched, so open pages show it without a reload. So is a
+ * first count above zero, which may have been taken after a list was.
  */
 export function useUnreadReplies(): number | undefined {
   const qc = useQueryClient();
@@ -20,7 +21,9 @@ export function useUnreadReplies(): number | undefined {
   const seen = useRef<number | undefined>(undefined);
   useEffect(() => {
     if (unread.data === undefined) return;
-    if (seen.current !== undefined && seen.current !== unread.data) void qc.invalidateQueries({ queryKey: ['inbox'] });
+    // The first count counts too: a list fetched just before it may predate the replies it reports.
+    const changed = seen.current === undefined ? unread.data > 0 : seen.current !== unread.data;
+    if (changed) void qc.invalidateQueries({ queryKey: ['inbox'] });
     seen.current = unread.data;
   }, [unread.data, qc]);
   return unread.data;

@@ -72,7 +72,9 @@ function databaseCounter(db: Db, now: () => number): FailureCounter {
 }
 
 // KEYS[1] a hash {start, n, last}; ARGV now, window, mode (1 fixed, 2 idle), add (1) or peek (0).
-// Returns {n, start, last}, or {} for a peek at no live window. The hash expires when its window would.
+// Returns {n, start, last}, or {} for a peek at no live window. Whether a window is live is decided on `now`; the
+// hash expires a second after its window would (only to free memory: a read a moment after the end must still
+// find it, and find it over).
 const SCRIPT = `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
@@ -87,7 +89,7 @@ end
 if not start then start = now; n = 1; last = now else n = n + 1; if now > last then last = now end end
 redis.call('HSET', KEYS[1], 'start', start, 'n', n, 'last', last)
 local ends = fixed and (start + window) or (last + window)
-redis.call('PEXPIRE', KEYS[1], math.max(1, ends - now))
+redis.call('PEXPIRE', KEYS[1], math.max(1, ends - now) + 1000)
 return {n, start, last}
 `;
 
