@@ -419,7 +419,7 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await op.getByLabel('Price a month').fill('12.5');
     await op.getByRole('button', { name: 'Add number' }).click();
     await op.getByText('Added +61480555099.').waitFor();
-    await op.getByLabel('Show').selectOption('pool');
+    await op.getByLabel('Show', { exact: true }).selectOption('pool');
     await op.getByRole('region', { name: 'Dedicated numbers' }).getByRole('row').filter({ hasText: '+61480555099' }).getByText('$12.50').waitFor();
     expect(await seriousViolations(op)).toEqual([]);
     await op.close();

@@ -56,7 +56,7 @@ export function SenderIdRequests({ csrf }: { csrf: string }) {
     <Card title="Sender ID requests">
       <p className="mb-3 text-sm text-slate-700">Check the national register before approving: approving lets the account send as that name.</p>
       <div className="mb-3 max-w-xs">
-        <Select label="Show" value={status} onChange={(e) => { setStatus(e.target.value as Status); setPage(0); }}>
+        <Select label="Show requests" value={status} onChange={(e) => { setStatus(e.target.value as Status); setPage(0); }}>
           <option value="requested">Waiting for review</option><option value="approved">Approved</option><option value="rejected">Rejected</option><option value="all">All</option>
         </Select>
       </div>
