@@ -1,4 +1,4 @@
-import { cell, keyValues, pageLine, table, type Cell } from './format.ts';
+import { cell, counted, keyValues, pageLine, table, type Cell } from './format.ts';
 
 // How `tasman admin` shows each answer to a person (`--json` prints the answer itself). A list is a table of the
 // columns one reads first and a line saying which rows of how many, and how to get the next page.
@@ -18,7 +18,7 @@ function list(key: string, noun: string, columns: Column[]): View {
     const total = typeof answer.total === 'number' ? answer.total : rows.length;
     const footer = typeof answer.offset === 'number'
       ? pageLine({ shown: rows.length, total, offset: answer.offset, limit: answer.limit as number }, noun)
-      : `${total} ${noun}.`;
+      : `${counted(total, noun)}.`;
     if (rows.length === 0) return footer;
     return `${table(columns.map(([h]) => h), rows.map((row) => columns.map(([, value]) => value(row))))}\n\n${footer}`;
   };

@@ -34,11 +34,16 @@ export function keyValues(object: Record<string, unknown>): string {
   return pairs.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${v}`.trimEnd()).join('\n');
 }
 
+/** `n` and a plural noun, singular when n is 1 ("1 operator", "2 operators"). */
+export function counted(n: number, plural: string): string {
+  return `${n} ${n === 1 ? plural.replace(/s$/, '') : plural}`;
+}
+
 /** A page's last line: which rows of how many, and the option that shows the next page while one remains. */
 export function pageLine(page: { shown: number; total: number; offset: number; limit: number }, noun: string): string {
   if (page.total === 0) return `No ${noun}.`;
-  if (page.shown === 0) return `None here: ${page.total} ${noun} in all (--offset below ${page.total}).`;
+  if (page.shown === 0) return `None here: ${counted(page.total, noun)} in all (--offset below ${page.total}).`;
   const last = page.offset + page.shown;
-  const range = `${page.offset + 1}–${last} of ${page.total} ${noun}`;
+  const range = `${page.offset + 1}–${last} of ${counted(page.total, noun)}`;
   return last < page.total ? `${range}. Next page: --offset ${last} --limit ${page.limit}` : `${range}.`;
 }
