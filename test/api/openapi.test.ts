@@ -36,6 +36,17 @@ describe('OpenAPI', () => {
     }
   });
 
+  it('calls no query parameter with a default required (a client may leave it out), and still requires the others', async () => {
+    type Param = { name: string; in: string; required?: boolean; schema?: { default?: unknown } };
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { parameters?: Param[] }>> };
+    const query = Object.entries(spec.paths).flatMap(([path, ops]) => Object.entries(ops).flatMap(([method, op]) =>
+      (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ at: `${method} ${path} ${p.name}`, ...p }))));
+    expect(query.filter((p) => p.required && p.schema?.default !== undefined).map((p) => p.at)).toEqual([]);
+    expect(query.find((p) => p.at === 'get /admin/accounts limit')).toMatchObject({ required: false });
+    // Path parameters stay required.
+    expect(spec.paths['/campaign/{id}']?.get?.parameters?.find((p) => p.in === 'path')).toMatchObject({ required: true });
+  });
+
   it('describes every webhook event in its webhooks section, with every signature header', async () => {
     const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
       webhooks: Record<string, { post: { parameters: Array<{ name: string }>; requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }>;

@@ -35,15 +35,30 @@ export function successStatus(response: Record<string, unknown> | undefined): st
   return Object.keys(response ?? {}).find((status) => /^2\d\d$/.test(status));
 }
 
+type ObjectSchema = { properties?: Record<string, { default?: unknown }>; required?: string[] };
+
 /**
- * The swagger `transform`: puts a route's contract examples on its operation (request: `sample.body`, response:
+ * A query parameter with a default may be left out (validation fills it in), so the document must not call it
+ * required, though the route's schema lists it as required so its handler always sees a value.
+ */
+function withDefaultsOptional(s: Schema): Schema {
+  const query = s.querystring as ObjectSchema | undefined;
+  const required = query?.required?.filter((name) => query.properties?.[name]?.default === undefined);
+  if (!query?.required || required?.length === query.required.length) return s;
+  return { ...s, querystring: { ...query, required } };
+}
+
+/**
+ * The swagger `transform`: marks query parameters with a default optional, and puts a route's contract examples on its operation (request: `sample.body`, response:
  * `response`), as the schema's `examples`, which @fastify/swagger turns into the media type's `example`. It copies
  * the schemas it changes: the route's own, which validate requests, stay as they are.
  */
 export function withExamples({ schema, url, route }: TransformArgs): { schema: FastifySchema; url: string } {
   const contract = route.config?.contract;
-  const s = schema as Schema | undefined;
-  if (!s || !contract) return { schema, url };
+  const given = schema as Schema | undefined;
+  if (!given) return { schema, url };
+  const s = withDefaultsOptional(given);
+  if (!contract) return { schema: s, url };
   const out: Schema = { ...s };
   if (s.body && contract.sample?.body) out.body = { ...s.body, examples: [contract.sample.body] };
   const status = successStatus(s.response);
