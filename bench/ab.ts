@@ -9,8 +9,8 @@
 // requests a round over BENCH_KEYS accounts, each with its delivery webhook on a receiver here; per round the
 // accept and end-to-end rates and the CPU per message of the build's processes and PostgreSQL backends.
 // Every line carries the load average at its end.
-// Usage: git worktree add --detach /tmp/tasman-base <commit> && ln -s "$PWD/node_modules" /tmp/tasman-base/;
-//   flock /tmp/tasman-bench.lock env BENCH_BASE=/tmp/tasman-base DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_ab npx tsx bench/ab.ts
+// Usage: git worktree add --detach ../tasman-base <commit> && ln -s "$PWD/node_modules" ../tasman-base/;
+//   flock /tmp/tasman-bench.lock env BENCH_BASE=../tasman-base DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_ab npx tsx bench/ab.ts
 // (each build's database is DATABASE_URL's with `_base` or `_this` appended, dropped and created by this script,
 // so both start empty: a database left from an earlier run skewed one side's PostgreSQL figures).
 import { rmSync } from 'node:fs';

@@ -6,7 +6,7 @@
 //   claims-webhooks     claimDue, 100 rows (its transaction-wrapped hint)
 //   claims-dispatch     claimBatch, 100 rows (the hint in the claim's one round trip)
 //   claims-dispatch-tx  claimBatch's statement under the transaction-wrapped hint (three more round trips)
-//   claims-dispatch-0   claimBatch's statement without the hint (the baseline: the claim before this change)
+//   claims-dispatch-0   claimBatch's statement without the hint (the baseline: the claim as it was without the hint)
 //   claims-release      releaseDue, RELEASE_BATCH (1,000) rows, and claims-release-0 its statement without the hint
 // Prints one JSON line per claim kind ({bench, claims, p50_ms, p99_ms, max_ms, ratio_p50 against its baseline}),
 // then one per statement with what EXPLAIN (ANALYZE, BUFFERS) counts: index entries read, rows sorted, buffers

@@ -10,7 +10,7 @@
 // A/B: BENCH_BASE=<another checkout> runs its build too, BENCH_ROUNDS times each, alternating (the base first in
 // even rounds), each run on a fresh database and a fresh SMSC; the last line holds the medians' ratios this/base.
 // Usage: createdb -h 127.0.0.1 -U postgres bench_receipts;
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_receipts [BENCH_BASE=/tmp/tasman-base BENCH_ROUNDS=3] \
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_receipts [BENCH_BASE=../tasman-base BENCH_ROUNDS=3] \
 //   flock /tmp/tasman-bench.lock npx tsx bench/receipts.ts
 // (each run's database is DATABASE_URL's with `_this` or `_base` appended, dropped and created by this script).
 import { rmSync } from 'node:fs';

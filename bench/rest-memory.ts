@@ -3,9 +3,9 @@
 // TASMAN_WORKERS=0), waits for its banner, lets it settle (BENCH_SETTLE_MS, default 35 s), and reads every node
 // process's resident set from /proc (the embedded PostgreSQL is not used: DATABASE_URL). Start-up: spawn →
 // banner, and the CPU the node processes spent until then. The ratios are this build / the base; medians last.
-// Usage: git worktree add --detach /tmp/tasman-base <commit> && ln -s "$PWD/node_modules" /tmp/tasman-base/;
+// Usage: git worktree add --detach ../tasman-base <commit> && ln -s "$PWD/node_modules" ../tasman-base/;
 //   createdb -h 127.0.0.1 -U postgres bench_rest;
-//   flock /tmp/tasman-bench.lock env BENCH_BASE=/tmp/tasman-base DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_rest npx tsx bench/rest-memory.ts
+//   flock /tmp/tasman-bench.lock env BENCH_BASE=../tasman-base DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_rest npx tsx bench/rest-memory.ts
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
