@@ -2,10 +2,9 @@
 // mapped (into a new list), searched and filtered by list; a template saved, changed, and picked on the Send page,
 // which sends it by template_id. Each checked through the API, with axe (serious or critical) on every page.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTasmanInChromium } from '../support/browser-app.ts';
+import { signInNewOwner, useTasmanInChromium } from '../support/browser-app.ts';
 import { haveChromium, screenshot, seriousViolations } from '../support/browser.ts';
 
-const PASSWORD = 'harbour-lights-at-seven';
 
 describe.skipIf(!haveChromium)('contacts, lists and templates in a browser', () => {
   const s = useTasmanInChromium('tasman-contacts-');
@@ -22,16 +21,7 @@ describe.skipIf(!haveChromium)('contacts, lists and templates in a browser', () 
   };
 
   beforeAll(async () => {
-    const created = await (await fetch(`${s.proc.url}/admin/accounts`, {
-      method: 'POST', headers: { authorization: `Bearer ${s.adminToken()}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ business_name: 'Manly Physio', email: 'owner@contacts.test', credits: 20 }),
-    })).json() as { owner_invite_url: string; api_key: string };
-    apiKey = created.api_key;
-    const invite = new URL(created.owner_invite_url);
-    await s.page.goto(`${s.proc.url}${invite.pathname}${invite.hash}`);
-    await s.page.getByLabel('Password').fill(PASSWORD);
-    await s.page.getByRole('button', { name: 'Set password' }).click();
-    await heading('Overview');
+    ({ apiKey } = await signInNewOwner(s, { business_name: 'Manly Physio', email: 'owner@contacts.test', credits: 20 }));
   });
 
   it('imports a CSV with its columns mapped into a new list, and finds the contacts by search and by list', async () => {

@@ -3,10 +3,9 @@
 // and the account's page shows both answers (the approved one among its Sender IDs). Axe (serious or critical) on
 // the account page and the console section; each answer checked through the API too.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTasmanInChromium } from '../support/browser-app.ts';
+import { signInNewOwner, useTasmanInChromium } from '../support/browser-app.ts';
 import { haveChromium, screenshot, seriousViolations } from '../support/browser.ts';
 
-const PASSWORD = 'harbour-lights-at-seven';
 // Passes the ABN checksum (src/common/abn.ts), typed with spaces as people write it.
 const ABN = '51 824 753 556';
 
@@ -31,16 +30,7 @@ describe.skipIf(!haveChromium)('Sender ID requests in a browser', () => {
   };
 
   beforeAll(async () => {
-    const created = await (await fetch(`${s.proc.url}/admin/accounts`, {
-      method: 'POST', headers: { authorization: `Bearer ${s.adminToken()}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ business_name: 'Manly Physio', email: 'owner@sender-ids.test', credits: 20 }),
-    })).json() as { owner_invite_url: string; api_key: string };
-    apiKey = created.api_key;
-    const invite = new URL(created.owner_invite_url);
-    await s.page.goto(`${s.proc.url}${invite.pathname}${invite.hash}`);
-    await s.page.getByLabel('Password').fill(PASSWORD);
-    await s.page.getByRole('button', { name: 'Set password' }).click();
-    await s.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    ({ apiKey } = await signInNewOwner(s, { business_name: 'Manly Physio', email: 'owner@sender-ids.test', credits: 20 }));
   });
 
   it('the account asks for two, the operator rejects one with a reason and approves the other, and the account sees both', async () => {
