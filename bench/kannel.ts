@@ -36,9 +36,9 @@ import pg from 'pg';
 import { kannelSystem, startKannel, type Kannel } from './kannel-setup.ts';
 import { primedRound, runRound, startCallbackReceiver, tasmanSystem, type CallbackReceiver, type RoundResult, type System } from './e2e.ts';
 import { startFloor } from './floor.ts';
-import { machineLoad } from './machine-load.ts';
+import { comingAndGoing, machineLoad } from './machine-load.ts';
 import { pipelineDrained, perMessage, settledCounters } from './db-counters.ts';
-import { cpuByPid, tree } from './proc-stats.ts';
+import { tree } from './proc-stats.ts';
 import { geomean, median, round2 } from './stats.ts';
 import { benchSetup, type BenchProcess, deliverableRecipients, startSimulatorProcess, startTasmanProcess } from './tasman-process.ts';
 
@@ -120,6 +120,20 @@ try {
   }), (it) => it.stop());
   const db = await started((async () => { const c = new pg.Client({ connectionString: databaseUrl }); await c.connect(); return c; })(), (c) => c.end());
   const systems = await setUp(kannel, tasman, db, receiver, sim.port);
+  // The backends of Tasman's database and the floor's (floor.ts names it after Tasman's), and of this watcher,
+  // read all run long (machine-load.ts comingAndGoing). It connects to the `postgres` database so that its
+  // queries stay out of Tasman's statement counts.
+  const watcher = await started((async () => {
+    const url = new URL(databaseUrl);
+    const names = [url.pathname.slice(1), `${url.pathname.slice(1)}_floor`];
+    url.pathname = '/postgres';
+    const c = new pg.Client({ connectionString: url.toString() });
+    await c.connect();
+    return { c, names };
+  })(), ({ c }) => c.end());
+  const backendCpu = comingAndGoing(async () => (await watcher.c.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = any($1) or pid = pg_backend_pid()', [watcher.names])).rows.map((r) => r.pid));
+  cleanup.unshift(() => backendCpu.stop());
   const harnessPids = [process.pid, sim.child.pid!];
   const warmUp = (s: System, tag: string, messages = 2000) => runRound(receiver, s, { keys: 1, messages: Math.min(messages, MESSAGES), connections: CONNECTIONS, tag, harnessPids });
   // warm-up (not reported): JIT, connection pools, SMPP windows
@@ -151,19 +165,19 @@ try {
         if (s.name === 'kannel') await freshKannel(tag);
         await s.beforeRound?.();
         // The rest of the machine's load during the round (others' tests are not under the bench lock): Kannel's
-        // rate follows it more than Tasman's (decision 0052). Every system's
-        // database backends are the bench's own, not the rest of the machine.
-        const backends = async () => (await Promise.all(systems.map((x) => x.backends()))).flat();
-        const backendPids = await backends();
-        const ours = (pids: number[]) => new Map([...tree([process.pid]).map((p) => [p.pid, p.cpuMs] as const), ...cpuByPid(pids)]);
+        // rate follows it more than Tasman's (decision 0052). Every system's database backends are the bench's
+        // own, not the rest of the machine, also those that close during the round.
+        const ours = () => new Map([...tree([process.pid]).map((p) => [p.pid, p.cpuMs] as const), ...backendCpu.readings()]);
         // Tasman's database work over the prime and the round, per message (bench/db-counters.ts), from a reading
         // taken once the vacuum above and everything before it are counted.
         const counted = s.name === 'tasman' ? await settledCounters(db) : null;
-        const load = machineLoad(() => ours(backendPids));
+        await backendCpu.sample();
+        const load = machineLoad(ours);
         // Each round starts as the system's own second (e2e.ts primedRound); a fresh Kannel had its warm-up already.
         const prime = s.name === 'kannel' && FRESH ? 0 : PRIME;
         out[s.name] = await primedRound(receiver, s, { keys, messages: MESSAGES, connections: CONNECTIONS, tag, harnessPids, prime });
-        machine[s.name] = load(ours([...new Set([...backendPids, ...await backends()])]));
+        await backendCpu.sample();
+        machine[s.name] = load();
         if (counted) {
           await pipelineDrained(db);
           const messages = MESSAGES + Math.min(prime, MESSAGES);

@@ -2,6 +2,7 @@
 // keeps other benchmarks out but not other users' test suites and builds (they have taken 0.6–1.4
 // cores during Kannel's rounds). Read from /proc/stat (Linux), less the CPU of the processes the bench measures.
 import { readFileSync } from 'node:fs';
+import { cpuByPid } from './proc-stats.ts';
 
 /** CPU milliseconds of the whole machine (all cores) since boot: busy, and stolen by the host. */
 function machineMs(): { busy: number; steal: number } {
@@ -16,7 +17,8 @@ function machineMs(): { busy: number; steal: number } {
  * per pid and never below zero: a process that ends during the round (a pooled PostgreSQL connection closing)
  * reads 0 at the end, which summed as totals took its whole lifetime's CPU off ours and counted it as other load.
  * A pid new at the end (a connection opened during the round) counts whole. `ours` may be given again at the end
- * to add the pids that appeared meanwhile.
+ * to add the pids that appeared meanwhile; processes that come and go during the round belong in a
+ * `comingAndGoing` reading, which keeps the CPU of those that ended.
  */
 export function machineLoad(ours: () => Map<number, number>) {
   const [before, oursBefore, t0] = [machineMs(), ours(), Date.now()];
@@ -30,4 +32,28 @@ export function machineLoad(ours: () => Map<number, number>) {
       loadavg: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
     };
   };
+}
+
+/**
+ * The CPU of processes that come and go, such as the PostgreSQL backends of the bench's databases: `list` names the
+ * current ones, and every `everyMs` each is read from /proc. A backend that exits (a pooled connection closing
+ * mid-round) can no longer be read, so its last reading is kept: `readings()` still holds its CPU up to then,
+ * which a round counts as ours rather than as other load. A connection that closes on a pool's idle timeout did
+ * no work since that reading, so nothing is lost; only one opened and closed between two readings is missed.
+ * `sample()` reads at once (call it at both ends of a round); `stop()` ends the timer.
+ */
+export function comingAndGoing(list: () => Promise<number[]>, everyMs = 100) {
+  const last = new Map<number, number>();
+  let running: Promise<void> | null = null;
+  const sample = () => (running ??= (async () => {
+    try {
+      // A gone pid reads 0: CPU only grows for a live one, so the larger reading is the last real one.
+      for (const [pid, ms] of cpuByPid(await list())) last.set(pid, Math.max(ms, last.get(pid) ?? 0));
+    } finally {
+      running = null;
+    }
+  })());
+  const timer = setInterval(() => { sample().catch(() => { /* the next reading tries again */ }); }, everyMs);
+  timer.unref();
+  return { sample, readings: () => new Map(last), stop: () => clearInterval(timer) };
 }
