@@ -6,16 +6,14 @@ import { recordEvent } from '../webhooks/outbox.ts';
 import { receiptErrorCode } from './receipt-outcome.ts';
 import { findHolder } from './receipts.repo.ts';
 import { setIntermediate } from './intermediate.repo.ts';
-import type { SmscRef } from './parked.repo.ts';
+import { sentWritten, type ReceiptPipeline } from './receipt-pipeline.ts';
 
 export interface IntermediateDeps {
   db: Db;
   linksOf: LinksOf;
   now: () => Date;
-  /** Resolves once this process's pending `sent` write for the id (if any) has committed (receipts.service.ts). */
-  sentWritten(ref: SmscRef): Promise<void>;
-  /** Called after a commit that recorded a webhook event. */
-  onEvent(): void;
+  /** The pending `sent` writes it waits for (sentWritten), and the webhook worker's wake. */
+  pipeline: Pick<ReceiptPipeline, 'unrecorded' | 'afterSentWrite' | 'events'>;
 }
 
 /**
@@ -25,36 +23,34 @@ export interface IntermediateDeps {
  * path on purpose: nothing here parks, batches or ends a message. One that arrives before its message holds the id
  * (after this process's `sent` write, which it waits for) is acknowledged and not kept: the final receipt decides.
  */
-export function createIntermediateReceipts(deps: IntermediateDeps) {
-  return async function onIntermediate(receipt: Receipt): Promise<ReceiptAnswer> {
-    const carrier = receipt.carrier ?? DEFAULT_CARRIER;
-    const ids = [receipt.smscMessageId, ...(receipt.otherIds ?? [])];
-    await Promise.all(ids.map((smscId) => deps.sentWritten({ carrier, smscId })));
-    const record = {
-      status: 'enroute' as const, detail: receipt.detail ?? null, error_code: receiptErrorCode(receipt.errorCode),
-      received_at: deps.now().toISOString(),
-    };
-    let recorded = false;
-    const matched = await deps.db.transaction(async (tx) => {
-      // Of the id's readings (carrier/smpp/id-forms.ts), the one message awaiting its receipt; none or several: not kept.
-      const awaiting: Array<{ id: string; messageId: string }> = [];
-      for (const id of ids) {
-        const holder = await findHolder(tx, carrier, id);
-        if (holder?.awaiting) awaiting.push({ id, messageId: holder.messageId });
-      }
-      if (awaiting.length !== 1) return null;
-      const [{ id, messageId }] = awaiting as [{ id: string; messageId: string }];
-      const row = await setIntermediate(tx, messageId, record);
-      if (row) {
-        const links = await deps.linksOf(tx, [row]);
-        recorded = (await recordEvent(tx, {
-          accountId: row.accountId, event: 'message.dlr', option: 'message.dlr.intermediate', messageId: row.id,
-          body: toMessageView(row, links.get(row.id) ?? []),
-        })) !== null;
-      }
-      return id;
-    });
-    if (recorded) deps.onEvent();
-    return { matched };
+export async function onIntermediate(deps: IntermediateDeps, receipt: Receipt): Promise<ReceiptAnswer> {
+  const carrier = receipt.carrier ?? DEFAULT_CARRIER;
+  const ids = [receipt.smscMessageId, ...(receipt.otherIds ?? [])];
+  await Promise.all(ids.map((smscId) => sentWritten(deps.pipeline, { carrier, smscId })));
+  const record = {
+    status: 'enroute' as const, detail: receipt.detail ?? null, error_code: receiptErrorCode(receipt.errorCode),
+    received_at: deps.now().toISOString(),
   };
+  let recorded = false;
+  const matched = await deps.db.transaction(async (tx) => {
+    // Of the id's readings (carrier/smpp/id-forms.ts), the one message awaiting its receipt; none or several: not kept.
+    const awaiting: Array<{ id: string; messageId: string }> = [];
+    for (const id of ids) {
+      const holder = await findHolder(tx, carrier, id);
+      if (holder?.awaiting) awaiting.push({ id, messageId: holder.messageId });
+    }
+    if (awaiting.length !== 1) return null;
+    const [{ id, messageId }] = awaiting as [{ id: string; messageId: string }];
+    const row = await setIntermediate(tx, messageId, record);
+    if (row) {
+      const links = await deps.linksOf(tx, [row]);
+      recorded = (await recordEvent(tx, {
+        accountId: row.accountId, event: 'message.dlr', option: 'message.dlr.intermediate', messageId: row.id,
+        body: toMessageView(row, links.get(row.id) ?? []),
+      })) !== null;
+    }
+    return id;
+  });
+  if (recorded) deps.pipeline.events.onEvents?.();
+  return { matched };
 }

@@ -67,7 +67,7 @@ export async function parkedAmong(db: Executor, smscIds: string[]): Promise<Smsc
 // A message or segment carries this id on this carrier (the holder findHolder would choose) and can take the
 // receipt: it still awaits one, or it is about the same handset (a repeat). A receipt about another handset that
 // only a final message holds is for a newer message the SMSC gave a reused id to, whose `sent` write is pending
-// (receipts.service.ts): for that one nothing holds it yet.
+// (applyReceipt, one-receipt.ts): for that one nothing holds it yet.
 const canTake = (awaiting: SQL) => sql`(p.recipient is null or ${awaiting} or ${handsetKeySql(sql`m.recipient`)} = p.recipient)`;
 const heldBy = (id: SQL) => sql`(
   exists (select 1 from messages m where m.smsc_message_id = ${id} and coalesce(m.smsc_carrier, ${DEFAULT_CARRIER}) = p.carrier and m.sent_at is not null
