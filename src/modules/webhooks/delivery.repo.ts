@@ -135,6 +135,10 @@ export type AttemptOutcome = {
  * delivery moves on only while it still holds this claim's token, so a worker whose lease ran out cannot overwrite
  * the outcome of the worker that took over. The rows are locked in id order first, as renewLeases locks them (in
  * the batch's order they could deadlock with a renewal of the same rows).
+ *
+ * The log is compact: an attempt that delivers is written into its delivery's `success_*` columns by the update
+ * that marks it delivered, not as a webhook_attempts row (most deliveries succeed at once, and that row was a heap
+ * insert and two index entries each). Failed attempts, and a success whose claim was no longer the row's, are rows.
  */
 export async function completeAttempts(db: Executor, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
@@ -159,13 +163,17 @@ export async function completeAttempts(db: Executor, outcomes: AttemptOutcome[])
           next_attempt_at = coalesce(x.next_at, d.next_attempt_at),
           lease_until = null,
           claim_token = null,
-          completed_at = case when x.status = 'pending' then null else now() end
+          completed_at = case when x.status = 'pending' then null else now() end,
+          success_attempted_at = case when x.status = 'delivered' then x.attempted_at else d.success_attempted_at end,
+          success_status_code = case when x.status = 'delivered' then x.status_code else d.success_status_code end,
+          success_duration_ms = case when x.status = 'delivered' then x.duration_ms else d.success_duration_ms end
       from input x
       where d.id = x.id and d.claim_token = x.claim and d.id in (select id from locked)
-      returning d.id
+      returning x.attempt_id, x.status
     )
     insert into webhook_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)
-    select attempt_id, id, attempted_at, status_code, error, duration_ms from input`);
+    select attempt_id, id, attempted_at, status_code, error, duration_ms from input
+    where attempt_id not in (select attempt_id from moved where status = 'delivered')`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../platform/db/client.ts';
+import { uuidv7 } from '../../platform/ids.ts';
 import type { EndpointEvent, WebhookEvent, WebhookKind } from './outbox.ts';
 
 // Tenant queries for webhook configuration and the deliveries log. Every function takes the account id first.
@@ -131,30 +132,54 @@ export async function findDelivery(db: Executor, accountId: string, id: string):
   return row ? toDelivery(row) : null;
 }
 
-/** Attempts of the given deliveries (all of them belong to accountId: the ids came from a tenant query). */
+/**
+ * Attempts of the given deliveries (all of them belong to accountId: the ids came from a tenant query), oldest
+ * first: the failed ones are webhook_attempts rows, a successful one is in its delivery's `success_*` columns
+ * (delivery.repo.ts completeAttempts). It is the last of its delivery's attempts, so it sorts last on a tie.
+ */
 export async function listAttempts(db: Executor, accountId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
   if (deliveryIds.length === 0) return [];
+  const ids = sql.join(deliveryIds.map((id) => sql`${id}::uuid`), sql`, `);
   const found = await rows<AttemptRow>(db, sql`
-    select a.delivery_id as "deliveryId", a.attempted_at as "attemptedAt", a.status_code as "statusCode",
-           a.error, a.duration_ms as "durationMs"
-    from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
-    where d.account_id = ${accountId}
-      and a.delivery_id in (${sql.join(deliveryIds.map((id) => sql`${id}::uuid`), sql`, `)})
-    order by a.attempted_at, a.id`);
+    select "deliveryId", "attemptedAt", "statusCode", error, "durationMs" from (
+      select a.delivery_id as "deliveryId", a.attempted_at as "attemptedAt", a.status_code as "statusCode",
+             a.error, a.duration_ms as "durationMs", 0 as folded, a.id
+      from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+      where d.account_id = ${accountId} and a.delivery_id in (${ids})
+      union all
+      select id, success_attempted_at, success_status_code, null, success_duration_ms, 1, id
+      from webhook_deliveries
+      where account_id = ${accountId} and id in (${ids}) and success_attempted_at is not null
+    ) attempts
+    order by "attemptedAt", folded, id`);
   return found.map((a) => ({ ...a, attemptedAt: asDate(a.attemptedAt) }));
 }
 
 /**
  * Queues a delivery again with a fresh schedule: pending, no attempts counted, due now. The id (and so
- * X-Service-Delivery) and body bytes stay the same; earlier attempts stay in the log. Refused while an attempt
- * holds the lease, so a redelivery can never overlap an attempt in flight.
+ * X-Service-Delivery) and body bytes stay the same; earlier attempts stay in the log: a successful one kept in the
+ * row's `success_*` columns moves into webhook_attempts, so the next success has its place.
+ * Refused while an attempt holds the lease, so a redelivery can never overlap an attempt in flight.
  */
 export async function requeueDelivery(db: Executor, accountId: string, id: string): Promise<'requeued' | 'in_progress' | 'missing'> {
   const updated = await rows<{ id: string }>(db, sql`
-    update webhook_deliveries
-    set status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null, completed_at = null
-    where account_id = ${accountId} and id = ${id} and (lease_until is null or lease_until < now())
-    returning id`);
+    with old as (
+      select id, success_attempted_at, success_status_code, success_duration_ms from webhook_deliveries
+      where account_id = ${accountId} and id = ${id} and (lease_until is null or lease_until < now())
+      for update
+    ), requeued as (
+      update webhook_deliveries d
+      set status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null, completed_at = null,
+          success_attempted_at = null, success_status_code = null, success_duration_ms = null
+      from old
+      where d.id = old.id
+      returning d.id
+    ), kept as (
+      insert into webhook_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)
+      select ${uuidv7()}::uuid, id, success_attempted_at, success_status_code, null, success_duration_ms
+      from old where success_attempted_at is not null
+    )
+    select id from requeued`);
   if (updated.length > 0) return 'requeued';
   return (await findDelivery(db, accountId, id)) ? 'in_progress' : 'missing';
 }

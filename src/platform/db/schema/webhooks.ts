@@ -44,6 +44,11 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   claimToken: uuid('claim_token'),
   createdAt: ts('created_at').notNull().defaultNow(),
   completedAt: ts('completed_at'),
+  // The successful attempt, recorded here instead of a webhook_attempts row (failed attempts are rows there);
+  // null until one succeeds. A redelivery moves it into webhook_attempts.
+  successAttemptedAt: ts('success_attempted_at'),
+  successStatusCode: integer('success_status_code'),
+  successDurationMs: integer('success_duration_ms'),
 }, (t) => [
   index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
   index('webhook_deliveries_account_idx').on(t.accountId, t.createdAt),
