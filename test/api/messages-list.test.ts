@@ -96,6 +96,27 @@ describe('GET /messages', () => {
     expect(mine.body.messages[0]!.id).toBe(sent.body.message_id);
   });
 
+  it('a deleted message takes its search row with it, in the deleting transaction (decision 0089)', async () => {
+    const a = await createAccount(t.app, { credits: 10 });
+    // Scheduled a day ahead, so no dispatcher holds them while they are deleted.
+    const sendAt = new Date(Date.now() + 86_400_000).toISOString();
+    const batch = await call(t.app, a.apiKey, 'POST', '/send-batch', { recipients: [mobile(), mobile(), mobile()], message: 'Doomed notice', send_at: sendAt });
+    expect(batch.status).toBe(200);
+    const ids = (await list(a.apiKey, '?q=doomed')).body.messages.map((m) => m.id);
+    expect(ids).toHaveLength(3);
+    const [kept, ...gone] = ids as [string, string, string];
+    const searchRows = async (db: Parameters<typeof rows>[0]) => (await rows<{ message_id: string }>(db, sql`
+      select message_id from message_search where account_id = ${a.accountId} order by message_id`)).map((r) => r.message_id);
+    expect(await searchRows(t.services.db)).toEqual([...ids].sort());
+
+    await t.services.db.transaction(async (tx) => {
+      await tx.execute(sql`delete from messages where id in (${gone[0]}, ${gone[1]})`);
+      expect(await searchRows(tx)).toEqual([kept]);
+    });
+    expect(await searchRows(t.services.db)).toEqual([kept]);
+    expect((await list(a.apiKey, '?q=doomed')).body.messages.map((m) => m.id)).toEqual([kept]);
+  });
+
   it.each([
     ['?limit=0'], ['?limit=101'], ['?limit=abc'], ['?status=lost'], ['?campaign_id=nope'],
     ['?date_from=yesterday'], ['?date_from=2030-02-30'], ['?cursor=garbage!'], ['?cursor=' + Buffer.from('x|y').toString('base64url')],

@@ -92,9 +92,10 @@ export const messages = pgTable('messages', {
 // GET /messages and its export, for filters that match few messages (a number fragment, text, a Sender ID): a
 // lookup within the account instead of a walk of it (pg_trgm, btree_gin; decision 0087). Insert-only: a trigger on
 // messages writes each message's row once (migration 0046), so the delivery path's updates never touch its index;
-// retention clears its body with the message's.
+// retention clears its body with the message's. No foreign key: triggers delete a row with its message (decision
+// 0089), so an insert takes no lock on the message it copies.
 export const messageSearch = pgTable('message_search', {
-  messageId: uuid('message_id').primaryKey().references(() => messages.id, { onDelete: 'cascade' }),
+  messageId: uuid('message_id').primaryKey(),
   accountId: uuid('account_id').notNull(),
   recipient: text('recipient').notNull(),
   sender: text('sender').notNull(),
