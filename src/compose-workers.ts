@@ -12,7 +12,7 @@ import { SMPP_REVOKED_CHANNEL } from './modules/smpp-credentials/smpp-credential
 import { purgeSmppQueue, queueEndedReceipts, SMPP_QUEUED_CHANNEL } from './modules/smpp-credentials/smpp-queue.repo.ts';
 import { createSharedBindLimits, RENEW_BINDS_MS } from './modules/smpp-credentials/smpp-limits.ts';
 import { withCustomerValidity } from './modules/smpp-credentials/customer-validity.ts';
-import { expireByValidity, validityOf } from './modules/smpp-credentials/smpp-validity.repo.ts';
+import { expireByValidity } from './modules/smpp-credentials/smpp-validity.repo.ts';
 import { UnstorableDeliveryError, type Carrier } from './carrier/carrier.ts';
 import { isDataException } from './platform/db/sql-state.ts';
 import { startReceiptQueries } from './modules/carriers/query.jobs.ts';
@@ -64,8 +64,8 @@ const refuseUnstorable = <T, R>(handle: (item: T) => Promise<R>) => async (item:
 async function startCarrierRole(carriers: CarrierSet, services: Services, logger: Logger): Promise<{ stop: Stop }> {
   const log = logger.child({ component: 'carrier' });
   const counting = counted(carriers, services.metrics);
-  // With the SMPP server on, a message may carry its customer's own validity period to the carrier.
-  const link = services.config.smppServer ? withCustomerValidity(counting, { validityOf: (ids) => validityOf(services.db, ids) }) : counting;
+  // A message from the SMPP server may carry its customer's own validity period to the carrier (the claim reads it).
+  const link = withCustomerValidity(counting);
   // The receipt and inbox services wake the webhook worker themselves after committing an event.
   await link.start({
     onReceipt: refuseUnstorable((receipt) => {

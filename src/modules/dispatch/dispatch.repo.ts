@@ -29,6 +29,8 @@ export interface Claimed {
   createdAt: Date;
   /** A part of a customer's own long message (SMPP server): its concatenation fields, sent unchanged. */
   part?: CustomerPart | null;
+  /** The end of the validity period its customer gave it (SMPP server), or null. */
+  validUntil?: Date | null;
 }
 
 /**
@@ -45,17 +47,19 @@ export async function claimBatch(db: Executor, limit: number, leaseMs: number, t
   return found.map((r) => ({
     id: r.id, accountId: r.account_id, campaignId: r.campaign_id, sender: r.sender, recipient: r.recipient, body: r.body,
     credits: r.credits, attempts: r.attempts, claim: token, createdAt: new Date(r.created_at), part: r.part,
+    validUntil: r.valid_until === null ? null : new Date(r.valid_until),
   }));
 }
 
 interface ClaimedRow {
   id: string; account_id: string; campaign_id: string | null; sender: string; recipient: string; body: string | null;
-  credits: number; attempts: number; created_at: Date | string; part: CustomerPart | null;
+  credits: number; attempts: number; created_at: Date | string; part: CustomerPart | null; valid_until: Date | string | null;
 }
 
 /**
  * claimBatch's statement (bench/claims.ts also runs it without the hint, as the baseline). Only a message flagged
- * at insert as a part of a customer's own long message (the SMPP server's) looks up its concatenation fields.
+ * at insert as a part of a customer's own long message (the SMPP server's) looks up its concatenation fields, and
+ * only one flagged as carrying its customer's validity period looks that up (decision 0090).
  */
 export function claimStatement(limit: number, leaseMs: number, token: string): SQL {
   return sql`
@@ -74,7 +78,8 @@ export function claimStatement(limit: number, leaseMs: number, token: string): S
     returning m.id, m.account_id, m.campaign_id, m.sender, m.recipient, m.body, m.credits, m.attempts, m.created_at,
       case when m.customer_part then (
         select jsonb_build_object('form', p.form, 'ref', p.ref, 'total', p.total, 'seq', p.seq) from smpp_parts p where p.message_id = m.id
-      ) end as part`;
+      ) end as part,
+      case when m.customer_validity then (select v.valid_until from smpp_validity v where v.message_id = m.id) end as valid_until`;
 }
 
 /**

@@ -99,6 +99,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     try {
       return await carrier.submit({
         id: c.id, from: c.sender, to: c.recipient, text: c.body, receipt: true, accountId: c.accountId, settles: true, ...(c.part ? { part: c.part } : {}),
+        ...(c.validUntil ? { validUntil: c.validUntil } : {}),
       });
     } catch (err) {
       return { ok: false, permanent: false, errorCode: 'carrier_error', message: (err as Error).message };

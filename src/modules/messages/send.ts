@@ -34,6 +34,8 @@ export type Within<T> = (tx: Tx, result: T) => Promise<void>;
 export interface SendOptions {
   /** One part of a customer's own long message (the SMPP server writes its fields in `within`). */
   customerPart?: boolean;
+  /** It carries its customer's own validity period (the SMPP server writes it in `within`). */
+  customerValidity?: boolean;
 }
 
 /** What the send path needs: the database, the send settings, and the group-commit batcher of /send (createSingleSends). */
@@ -177,6 +179,7 @@ export async function send(deps: SendDeps, actor: Actor, input: SendInput, withi
     optoutCode: link?.code ?? null, campaignName: input.campaign ?? null, metadata: messageMetadata(input.metadata), requestedSender: requested,
     sharedSender: deps.sharedSender[phone.country], today: sydneyDay(deps.now()), scheduledAt, links,
     ...(options.customerPart ? { customerPart: true } : {}),
+    ...(options.customerValidity ? { customerValidity: true } : {}),
   };
   const toResult = (outcome: SendOutcome): SendResult => {
     if (!outcome.senderOk) throw senderNotAllowed();

@@ -31,6 +31,8 @@ export interface SingleSend {
   links?: NewLink[] | null;
   /** one part of a customer's own long message (the SMPP server writes its fields in the same transaction) */
   customerPart?: boolean;
+  /** it carries its customer's own validity period (the SMPP server writes it in the same transaction) */
+  customerValidity?: boolean;
 }
 
 export interface SendOutcome {
@@ -65,7 +67,7 @@ const input = (payload: string) => sql`r as (
         idx int, id uuid, ledger_id uuid, campaign_id uuid, account_id uuid, parent_id uuid, optout_exempt boolean,
         recipient text, country text, body text, parts int, optout_code text, campaign_name text,
         kind text, value text, shared_sender text, today date, metadata jsonb, scheduled_at timestamptz, links jsonb,
-        customer_part boolean)
+        customer_part boolean, customer_validity boolean)
     ),
     rs as (
       select r.*,
@@ -96,7 +98,7 @@ export async function insertSingles(db: Executor, sends: SingleSend[]): Promise<
     parent_id: s.senderParentId, optout_exempt: s.optoutExempt, recipient: s.recipient, country: s.country,
     body: s.body, parts: s.parts, optout_code: s.optoutCode, campaign_name: s.campaignName,
     shared_sender: s.sharedSender, today: s.today, metadata: s.metadata, scheduled_at: s.scheduledAt, links: s.links ?? null,
-    customer_part: s.customerPart === true,
+    customer_part: s.customerPart === true, customer_validity: s.customerValidity === true,
   })));
   const accounts = new Set(sends.map((s) => s.accountId));
   const found = await preparedRows<OutcomeRow>(db, accounts.size === sends.length ? distinct(payload) : walked(payload));
@@ -137,9 +139,9 @@ const distinct = (payload: string) => sql`
       returning id, account_id
     ),
     msg as (
-      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata, status, scheduled_at, customer_part)
+      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata, status, scheduled_at, customer_part, customer_validity)
       select rs.id, rs.account_id, c.id, rs.recipient, rs.country, rs.sender, rs.body, rs.parts, rs.parts, rs.optout_code, rs.metadata,
-             case when rs.scheduled_at is null then 'queued' else 'scheduled' end, rs.scheduled_at, rs.customer_part
+             case when rs.scheduled_at is null then 'queued' else 'scheduled' end, rs.scheduled_at, rs.customer_part, rs.customer_validity
       from rs join debit d on d.idx = rs.idx left join camp c on c.account_id = rs.account_id
     ),
     lnk as (
@@ -207,9 +209,9 @@ const walked = (payload: string) => sql`
       returning id, account_id, name
     ),
     msg as (
-      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata, status, scheduled_at, customer_part)
+      insert into messages (id, account_id, campaign_id, recipient, country, sender, body, parts, credits, optout_code, metadata, status, scheduled_at, customer_part, customer_validity)
       select acc.id, acc.account_id, c.id, acc.recipient, acc.country, acc.sender, acc.body, acc.parts, acc.parts, acc.optout_code, acc.metadata,
-             case when acc.scheduled_at is null then 'queued' else 'scheduled' end, acc.scheduled_at, acc.customer_part
+             case when acc.scheduled_at is null then 'queued' else 'scheduled' end, acc.scheduled_at, acc.customer_part, acc.customer_validity
       from acc left join camp c on c.account_id = acc.account_id and c.name = acc.campaign_name
     ),
     lnk as (

@@ -111,7 +111,7 @@ export function createSmppGateway(deps: SmppGatewayDeps): EsmeGateway & { forget
               source: submission.source, destination: submission.destination,
             });
           }
-        } : undefined, submission.part ? { customerPart: true } : {});
+        } : undefined, { ...(submission.part ? { customerPart: true } : {}), ...(validUntil ? { customerValidity: true } : {}) });
         return { ok: true, messageId: result.message_id };
       } catch (err) {
         if (err instanceof AppError) return { ok: false, code: err.code, message: err.message };

@@ -7,17 +7,12 @@ import { endWithoutReceipt } from '../receipts/end-without-receipt.ts';
 /** How many messages one transaction of the expiry sweep ends at most. */
 const EXPIRY_BATCH = 500;
 
-/** In the send's transaction: the validity period the customer's submit_sm gave the message ends then. */
+/**
+ * In the send's transaction: the validity period the customer's submit_sm gave the message ends then (the send
+ * flags the message, customer_validity, so the dispatcher's claim reads it).
+ */
 export async function insertValidity(tx: Executor, messageId: string, validUntil: Date): Promise<void> {
   await tx.execute(sql`insert into smpp_validity (message_id, valid_until) values (${messageId}, ${validUntil.toISOString()}::timestamptz)`);
-}
-
-/** The validity the customer gave each of these messages, for those that have one (one index probe each). */
-export async function validityOf(db: Executor, messageIds: string[]): Promise<Map<string, Date>> {
-  if (messageIds.length === 0) return new Map();
-  const found = await rows<{ message_id: string; valid_until: Date | string }>(db, sql`
-    select message_id, valid_until from smpp_validity where message_id = any(${`{${messageIds.join(',')}}`}::uuid[])`);
-  return new Map(found.map((r) => [r.message_id, new Date(r.valid_until)]));
 }
 
 /**

@@ -65,6 +65,8 @@ export const messages = pgTable('messages', {
   scheduledAt: ts('scheduled_at'),
   // one part of a customer's own long message (SMPP server): its concatenation fields are in smpp_parts
   customerPart: boolean('customer_part').notNull().default(false),
+  // it carries its customer's own validity period (SMPP server), in smpp_validity: the claim reads it for these alone
+  customerValidity: boolean('customer_validity').notNull().default(false),
 }, (t) => [
   index('messages_campaign_idx').on(t.campaignId, t.id).where(sql`${t.campaignId} is not null`),
   // The dispatcher's queue: only queued rows are in it, so it stays small however large the table grows.
