@@ -2,8 +2,8 @@
 // Decoding is strict about framing (a bad length means the stream is lost) and lenient about optional bodies:
 // an error response may or may not carry its message_id, as SMSCs differ.
 import {
-  CommandId, commandNameById, shortMessageDefaults,
-  type BindPdu, type OptionalParams, type Pdu, type ShortMessageFields,
+  CommandId, commandNameById,
+  type BindPdu, type OptionalParams, type Pdu, type ShortMessageFields, type ShortMessagePdu,
 } from './pdu-types.ts';
 import { decodeTlvs, encodeTlvs } from './tlv.ts';
 import { MalformedPduError } from './errors.ts';
@@ -29,9 +29,10 @@ class Reader {
     this.offset = nul + 1;
     return s;
   }
+  /** A view into the PDU's buffer, not a copy: decodePdu's caller owns that buffer (the frame splitter copies). */
   octets(n: number): Buffer {
     if (this.offset + n > this.buf.length) throw new MalformedPduError('PDU body ends early');
-    const b = Buffer.from(this.buf.subarray(this.offset, this.offset + n));
+    const b = this.buf.subarray(this.offset, this.offset + n);
     this.offset += n;
     return b;
   }
@@ -70,16 +71,20 @@ class Writer {
   bytes(): Buffer { return this.buf.subarray(0, this.offset); }
 }
 
-function readShortMessage(r: Reader): ShortMessageFields {
-  const f = shortMessageDefaults();
-  f.serviceType = r.cstring();
-  f.sourceAddrTon = r.u8(); f.sourceAddrNpi = r.u8(); f.sourceAddr = r.cstring();
-  f.destAddrTon = r.u8(); f.destAddrNpi = r.u8(); f.destinationAddr = r.cstring();
-  f.esmClass = r.u8(); f.protocolId = r.u8(); f.priorityFlag = r.u8();
-  f.scheduleDeliveryTime = r.cstring(); f.validityPeriod = r.cstring();
-  f.registeredDelivery = r.u8(); f.replaceIfPresentFlag = r.u8(); f.dataCoding = r.u8(); f.smDefaultMsgId = r.u8();
-  f.shortMessage = r.octets(r.u8());
-  return f;
+/** A submit_sm or deliver_sm, built as one object literal: spreading the fields into the PDU cost more than reading them. */
+function readShortMessage(r: Reader, command: ShortMessagePdu['command'], sequence: number, status: number): ShortMessagePdu {
+  const serviceType = r.cstring();
+  const sourceAddrTon = r.u8(), sourceAddrNpi = r.u8(), sourceAddr = r.cstring();
+  const destAddrTon = r.u8(), destAddrNpi = r.u8(), destinationAddr = r.cstring();
+  const esmClass = r.u8(), protocolId = r.u8(), priorityFlag = r.u8();
+  const scheduleDeliveryTime = r.cstring(), validityPeriod = r.cstring();
+  const registeredDelivery = r.u8(), replaceIfPresentFlag = r.u8(), dataCoding = r.u8(), smDefaultMsgId = r.u8();
+  const shortMessage = r.octets(r.u8());
+  return {
+    command, sequence, status, serviceType, sourceAddrTon, sourceAddrNpi, sourceAddr, destAddrTon, destAddrNpi,
+    destinationAddr, esmClass, protocolId, priorityFlag, scheduleDeliveryTime, validityPeriod, registeredDelivery,
+    replaceIfPresentFlag, dataCoding, smDefaultMsgId, shortMessage, tlvs: decodeTlvs(r.buf, r.offset),
+  };
 }
 
 function writeShortMessage(w: Writer, f: ShortMessageFields): void {
@@ -95,7 +100,11 @@ function writeShortMessage(w: Writer, f: ShortMessageFields): void {
 
 const BIND_COMMANDS = new Set(['bind_transmitter', 'bind_receiver', 'bind_transceiver']);
 
-/** Decodes one whole PDU (as produced by the frame splitter). Throws MalformedPduError. */
+/**
+ * Decodes one whole PDU (as produced by the frame splitter). Throws MalformedPduError. Octet fields (short_message,
+ * an unknown command's body) are views into `buf`, so `buf` must not be changed afterwards: each frame the
+ * splitter gives is a copy of its own.
+ */
 export function decodePdu(buf: Buffer): Pdu {
   if (buf.length < HEADER_LENGTH) throw new MalformedPduError('PDU shorter than its header');
   const length = buf.readUInt32BE(0);
@@ -109,7 +118,7 @@ export function decodePdu(buf: Buffer): Pdu {
   const rest = (): OptionalParams => decodeTlvs(buf, r.offset);
 
   if (command === undefined) {
-    return { ...base, command: 'unknown', commandId, body: Buffer.from(buf.subarray(HEADER_LENGTH)), tlvs: {} };
+    return { ...base, command: 'unknown', commandId, body: buf.subarray(HEADER_LENGTH), tlvs: {} };
   }
   if (BIND_COMMANDS.has(command)) {
     const systemId = r.cstring(), password = r.cstring(), systemType = r.cstring();
@@ -124,13 +133,11 @@ export function decodePdu(buf: Buffer): Pdu {
       const systemId = r.done ? '' : r.cstring();
       return { ...base, command, systemId, tlvs: rest() };
     }
-    case 'submit_sm': case 'deliver_sm': {
-      const fields = readShortMessage(r);
-      return { ...base, command, ...fields, tlvs: rest() };
-    }
+    case 'submit_sm': case 'deliver_sm':
+      return readShortMessage(r, command, sequence, status);
     case 'submit_sm_resp': case 'deliver_sm_resp': {
       const messageId = r.done ? '' : r.cstring();
-      return { ...base, command, messageId, tlvs: rest() };
+      return { command, sequence, status, messageId, tlvs: rest() };
     }
     case 'query_sm': {
       const messageId = r.cstring(), sourceAddrTon = r.u8(), sourceAddrNpi = r.u8(), sourceAddr = r.cstring();
@@ -148,8 +155,8 @@ export function decodePdu(buf: Buffer): Pdu {
   }
 }
 
-function encodeBody(pdu: Pdu): Buffer {
-  const w = new Writer();
+/** Writes the body after the header's room; nothing for bodiless PDUs and refusals that carry none. */
+function writeBody(w: Writer, pdu: Pdu): void {
   switch (pdu.command) {
     case 'bind_transmitter': case 'bind_receiver': case 'bind_transceiver':
       w.cstring(pdu.systemId, 16, 'system_id').cstring(pdu.password, 9, 'password')
@@ -158,40 +165,48 @@ function encodeBody(pdu: Pdu): Buffer {
       break;
     case 'bind_transmitter_resp': case 'bind_receiver_resp': case 'bind_transceiver_resp':
       // The spec omits the body of a failed bind; sending it anyway confuses some strict ESMEs.
-      if (pdu.status !== 0) return Buffer.alloc(0);
+      if (pdu.status !== 0) return;
       w.cstring(pdu.systemId, 16, 'system_id');
       break;
     case 'submit_sm': case 'deliver_sm':
       writeShortMessage(w, pdu);
       break;
     case 'submit_sm_resp': case 'deliver_sm_resp':
-      if (pdu.status !== 0) return Buffer.alloc(0);
+      if (pdu.status !== 0) return;
       w.cstring(pdu.messageId, 65, 'message_id');
       break;
     case 'query_sm':
       w.cstring(pdu.messageId, 65, 'message_id').u8(pdu.sourceAddrTon).u8(pdu.sourceAddrNpi).cstring(pdu.sourceAddr, 21, 'source_addr');
-      return w.bytes();
+      return;
     case 'query_sm_resp':
-      if (pdu.status !== 0) return Buffer.alloc(0);
+      if (pdu.status !== 0) return;
       w.cstring(pdu.messageId, 65, 'message_id').cstring(pdu.finalDate, 17, 'final_date').u8(pdu.messageState).u8(pdu.errorCode);
-      return w.bytes();
+      return;
     case 'unknown':
-      return pdu.body;
+      w.octets(pdu.body);
+      return;
     default:
-      return Buffer.alloc(0);
+      return;
   }
-  return w.octets(encodeTlvs(pdu.tlvs)).bytes();
+  writeTlvs(w, pdu.tlvs);
 }
 
+/** The optional parameters after the body; most PDUs carry none, and encoding none still made two buffers. */
+function writeTlvs(w: Writer, tlvs: OptionalParams): void {
+  if (Object.keys(tlvs).length > 0) w.octets(encodeTlvs(tlvs));
+}
+
+/** The PDU's octets: header and body written into one buffer (no separate header, no concatenation). */
 export function encodePdu(pdu: Pdu): Buffer {
-  const body = encodeBody(pdu);
-  const head = Buffer.alloc(HEADER_LENGTH);
+  const w = new Writer();
+  w.offset = HEADER_LENGTH;
+  writeBody(w, pdu);
   const commandId = pdu.command === 'unknown' ? pdu.commandId : CommandId[pdu.command];
-  head.writeUInt32BE(HEADER_LENGTH + body.length, 0);
-  head.writeUInt32BE(commandId >>> 0, 4);
-  head.writeUInt32BE(pdu.status >>> 0, 8);
-  head.writeUInt32BE(pdu.sequence >>> 0, 12);
-  return Buffer.concat([head, body]);
+  w.buf.writeUInt32BE(w.offset, 0);
+  w.buf.writeUInt32BE(commandId >>> 0, 4);
+  w.buf.writeUInt32BE(pdu.status >>> 0, 8);
+  w.buf.writeUInt32BE(pdu.sequence >>> 0, 12);
+  return w.bytes();
 }
 
 /**
