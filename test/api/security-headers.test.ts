@@ -1,4 +1,4 @@
-// The headers @fastify/helmet puts on every answer (platform/http/security-headers.ts), and the pages' own policies
+// The headers helmet puts on every answer (platform/http/security-headers.ts), and the pages' own policies
 // in their place; test/e2e/security-headers-browser.test.ts shows in Chromium that the pages work under them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
