@@ -20,14 +20,26 @@ const encodeExt = new Map(GSM_EXTENSION.map(([code, ch]) => [ch, code]));
 export const GSM_BASIC_CHARS: readonly string[] = [...GSM_BASIC];
 
 /**
- * The septets of one character: [s] or [0x1B, s]; undefined when it has none. Callers keep these groups
- * together so a segment boundary never falls inside an escape pair.
+ * Appends the septets of one character to `out` ([s], or [0x1B, s] for the extension table) and says whether it
+ * has any (nothing is appended when not). Callers keep an escape pair together, so a segment boundary never falls
+ * inside one. No array per character: segmenting runs for every message submitted.
  */
-export function gsmSeptets(ch: string): number[] | undefined {
+export function pushGsmSeptets(ch: string, out: number[]): boolean {
   const basic = encodeBasic.get(ch);
-  if (basic !== undefined) return [basic];
+  if (basic !== undefined) { out.push(basic); return true; }
   const ext = encodeExt.get(ch);
-  return ext === undefined ? undefined : [GSM_ESCAPE, ext];
+  if (ext === undefined) return false;
+  out.push(GSM_ESCAPE, ext);
+  return true;
 }
 
-export const isGsmEncodable = (text: string): boolean => [...text].every((ch) => gsmSeptets(ch) !== undefined);
+/** How many septets one character takes: 1, 2 (an escape pair), or 0 when it is not in GSM 03.38. */
+export function gsmSize(ch: string): 0 | 1 | 2 {
+  if (encodeBasic.has(ch)) return 1;
+  return encodeExt.has(ch) ? 2 : 0;
+}
+
+export function isGsmEncodable(text: string): boolean {
+  for (const ch of text) if (gsmSize(ch) === 0) return false;
+  return true;
+}

@@ -4,20 +4,20 @@
 // data_coding 8, where characters outside the BMP become surrogate pairs (two code units).
 import type { TextCoding } from '../carrier.ts';
 import { DataCoding } from './pdu-types.ts';
-import { GSM_BASIC_CHARS, GSM_ESCAPE, GSM_EXTENSION, gsmSeptets, isGsmEncodable } from '../gsm-alphabet.ts';
+import { GSM_BASIC_CHARS, GSM_ESCAPE, GSM_EXTENSION, gsmSize, isGsmEncodable, pushGsmSeptets } from '../gsm-alphabet.ts';
 
 const decodeExt = new Map(GSM_EXTENSION);
 const basicChars = GSM_BASIC_CHARS;
 
-export { GSM_ESCAPE, gsmSeptets, isGsmEncodable };
+export { GSM_ESCAPE, gsmSize, isGsmEncodable, pushGsmSeptets };
 
 /** Septet count (extension characters count two), or undefined when the text needs UCS-2. */
 export function gsmLength(text: string): number | undefined {
   let n = 0;
   for (const ch of text) {
-    const s = gsmSeptets(ch);
-    if (!s) return undefined;
-    n += s.length;
+    const size = gsmSize(ch);
+    if (size === 0) return undefined;
+    n += size;
   }
   return n;
 }
@@ -25,9 +25,7 @@ export function gsmLength(text: string): number | undefined {
 export function encodeGsm(text: string): Buffer {
   const out: number[] = [];
   for (const ch of text) {
-    const s = gsmSeptets(ch);
-    if (!s) throw new RangeError(`character U+${ch.codePointAt(0)?.toString(16)} is not in GSM 03.38`);
-    out.push(...s);
+    if (!pushGsmSeptets(ch, out)) throw new RangeError(`character U+${ch.codePointAt(0)?.toString(16)} is not in GSM 03.38`);
   }
   return Buffer.from(out);
 }

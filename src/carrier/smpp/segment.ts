@@ -4,7 +4,7 @@
 // (0x1B + code) or a surrogate pair is never split across two segments.
 import { DataCoding, EsmClass, type OptionalParams } from './pdu-types.ts';
 import type { TextCoding } from '../carrier.ts';
-import { decodeAs, encodeUcs2, gsmSeptets, textCodingOf, type InboundDefaultAlphabet } from './encoding.ts';
+import { decodeAs, encodeUcs2, gsmSize, pushGsmSeptets, textCodingOf, type InboundDefaultAlphabet } from './encoding.ts';
 
 export const LIMITS = {
   gsm: { single: 160, segment: 153 },
@@ -21,18 +21,24 @@ export interface EncodedMessage {
   segments: Buffer[];
 }
 
-/** Indivisible units of the text in the chosen coding: one per character. */
-function units(text: string): { dataCoding: number; units: Buffer[]; size: (n: number) => number } {
-  const gsm: Buffer[] = [];
+/**
+ * The text in its coding as one buffer, and where each character's octets end: a segment may end only there. One
+ * buffer, not one per character: this runs for every message submitted.
+ */
+function encodeText(text: string): { dataCoding: number; octets: Buffer; ends: number[]; octetsPerUnit: 1 | 2 } {
+  const septets: number[] = [];
+  const ends: number[] = [];
   for (const ch of text) {
-    const s = gsmSeptets(ch);
-    if (!s) {
-      const ucs2 = [...text].map(encodeUcs2);
-      return { dataCoding: DataCoding.UCS2, units: ucs2, size: (octets) => octets / 2 };
+    if (!pushGsmSeptets(ch, septets)) {
+      // UCS-2: a character is one code unit, or two for a surrogate pair (`ch` is a whole code point).
+      let end = 0;
+      ends.length = 0;
+      for (const c of text) ends.push(end += 2 * c.length);
+      return { dataCoding: DataCoding.UCS2, octets: encodeUcs2(text), ends, octetsPerUnit: 2 };
     }
-    gsm.push(Buffer.from(s));
+    ends.push(septets.length);
   }
-  return { dataCoding: DataCoding.DEFAULT, units: gsm, size: (octets) => octets };
+  return { dataCoding: DataCoding.DEFAULT, octets: Buffer.from(septets), ends, octetsPerUnit: 1 };
 }
 
 /**
@@ -43,9 +49,9 @@ export function segmentCount(text: string): number {
   let gsm = true;
   const sizes: number[] = [];
   for (const ch of text) {
-    const septets = gsmSeptets(ch);
-    if (!septets) { gsm = false; break; }
-    sizes.push(septets.length);
+    const size = gsmSize(ch);
+    if (size === 0) { gsm = false; break; }
+    sizes.push(size);
   }
   if (!gsm) {
     sizes.length = 0;
@@ -79,28 +85,22 @@ export function concatUdh(ref: number, total: number, seq: number, bits: ConcatR
  * more, so a segment holds one unit fewer (152 septets, 66 UCS-2 code units).
  */
 export function segmentText(text: string, ref: number, bits: ConcatRefBits = 8): EncodedMessage {
-  const { dataCoding, units: parts, size } = units(text);
+  const { dataCoding, octets, ends, octetsPerUnit } = encodeText(text);
   const limits = dataCoding === DataCoding.UCS2 ? LIMITS.ucs2 : LIMITS.gsm;
-  const total = parts.reduce((n, u) => n + size(u.length), 0);
-  if (total <= limits.single) return { dataCoding, esmClass: 0, segments: [Buffer.concat(parts)] };
-  const perSegment = limits.segment - (bits === 16 ? 1 : 0);
+  if (octets.length <= limits.single * octetsPerUnit) return { dataCoding, esmClass: 0, segments: [octets] };
+  const perSegment = (limits.segment - (bits === 16 ? 1 : 0)) * octetsPerUnit;
 
-  const bodies: Buffer[][] = [];
-  let current: Buffer[] = [];
-  let used = 0;
-  for (const unit of parts) {
-    const n = size(unit.length);
-    if (used + n > perSegment) {
-      bodies.push(current);
-      current = [];
-      used = 0;
-    }
-    current.push(unit);
-    used += n;
+  // Where each segment starts: a character that would overflow the current segment starts the next one.
+  const starts = [0];
+  let start = 0;
+  let previous = 0;
+  for (const end of ends) {
+    if (end - start > perSegment) starts.push(start = previous);
+    previous = end;
   }
-  bodies.push(current);
-  if (bodies.length > MAX_SEGMENTS) throw new RangeError(`message needs ${bodies.length} segments`);
-  const segments = bodies.map((b, i) => Buffer.concat([concatUdh(ref, bodies.length, i + 1, bits), ...b]));
+  if (starts.length > MAX_SEGMENTS) throw new RangeError(`message needs ${starts.length} segments`);
+  const segments = starts.map((from, i) =>
+    Buffer.concat([concatUdh(ref, starts.length, i + 1, bits), octets.subarray(from, starts[i + 1] ?? octets.length)]));
   return { dataCoding, esmClass: EsmClass.UDHI, segments };
 }
 
