@@ -78,8 +78,9 @@ const STATE_BY_STAT: Record<string, ReceiptState> = {
 export const stateFromStat = (stat: string): ReceiptState => STATE_BY_STAT[stat.trim().toUpperCase()] ?? 'unknown';
 
 /** The name SMPP 3.4 gives a message_state value (ENROUTE, DELIVERED, …), or undefined. */
+const MESSAGE_STATE_NAMES = new Map<number, string>(Object.entries(MessageState).map(([name, v]) => [v, name] as const).reverse());
 const messageStateName = (state: number | undefined): string | undefined =>
-  state === undefined ? undefined : Object.entries(MessageState).find(([, v]) => v === state)?.[0];
+  state === undefined ? undefined : MESSAGE_STATE_NAMES.get(state);
 
 export const stateFromMessageState = (state: number): ReceiptState => STATE_BY_MESSAGE_STATE[state] ?? 'unknown';
 
@@ -94,6 +95,12 @@ export interface ReceiptText {
   text?: string;
 }
 
+// Compiled once: a RegExp per field per receipt was most of the parse.
+const RECEIPT_FIELDS = ([
+  ['id', 'id'], ['sub', 'sub'], ['dlvrd', 'dlvrd'], ['submitDate', 'submit[ _]?date'], ['doneDate', 'done[ _]?date'],
+  ['stat', 'stat'], ['err', 'err'],
+] as const).map(([key, name]) => [key, new RegExp(`(?:^|\\s)${name}\\s*:\\s*(\\S*)`, 'i')] as const);
+
 /**
  * Parses the informal "id:… sub:… dlvrd:… submit date:… done date:… stat:… err:… text:…" receipt text. Keys are
  * matched case-insensitively with any spacing around the colon; `text:` runs to the end, so the other keys are
@@ -102,19 +109,11 @@ export interface ReceiptText {
 export function parseReceiptText(raw: string): ReceiptText {
   const textAt = raw.search(/\btext\s*:/i);
   const head = textAt === -1 ? raw : raw.slice(0, textAt);
-  const field = (pattern: string): string | undefined => {
-    const m = new RegExp(`(?:^|\\s)${pattern}\\s*:\\s*(\\S*)`, 'i').exec(head);
-    return m?.[1] || undefined;
-  };
   const out: ReceiptText = {};
-  const set = (key: keyof ReceiptText, value: string | undefined): void => { if (value !== undefined) out[key] = value; };
-  set('id', field('id'));
-  set('sub', field('sub'));
-  set('dlvrd', field('dlvrd'));
-  set('submitDate', field('submit[ _]?date'));
-  set('doneDate', field('done[ _]?date'));
-  set('stat', field('stat'));
-  set('err', field('err'));
+  for (const [key, pattern] of RECEIPT_FIELDS) {
+    const value = pattern.exec(head)?.[1];
+    if (value) out[key] = value;
+  }
   if (textAt !== -1) out.text = raw.slice(textAt).replace(/^text\s*:\s?/i, '');
   return out;
 }
