@@ -25,13 +25,17 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv('array');
 
-/** A field of a query, path or header object that coercion turned into a number beyond any range ("1e309"). */
+const beyondRange = (v: unknown): boolean => typeof v === 'number' && (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER);
+
+/**
+ * A field of a query, path or header object that coercion turned into a number beyond any range ("1e309"). Runs
+ * on every request's headers: no entry pairs or arrays are made for it.
+ */
 function outOfRange(data: unknown): string | null {
   if (!data || typeof data !== 'object') return null;
-  for (const [name, value] of Object.entries(data)) {
-    for (const v of Array.isArray(value) ? value : [value]) {
-      if (typeof v === 'number' && (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER)) return name;
-    }
+  for (const name of Object.keys(data)) {
+    const value = (data as Record<string, unknown>)[name];
+    if (Array.isArray(value) ? value.some(beyondRange) : beyondRange(value)) return name;
   }
   return null;
 }
