@@ -123,11 +123,13 @@ describe('HTTPS with TLS_CERT_FILE and TLS_KEY_FILE', () => {
 
 describe('tasman start with a certificate it cannot serve', () => {
   const bin = fileURLToPath(new URL('../../bin/tasman.js', import.meta.url));
+  // Each start has its own data directory: the four run at once, and the simulator's journal is per directory.
+  let starts = 0;
   async function refused(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
     const child = spawn(process.execPath, [bin, 'start'], {
       env: {
         ...process.env, PORT: '0', SIM_PORT: '0', SIM_CONTROL_PORT: '0', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', DATABASE_URL: testDatabaseUrl(), TASMAN_ROLES: 'api', TASMAN_WORKERS: '0',
-        TASMAN_SIMULATOR: 'true', TASMAN_SECRET_KEY: 'cd'.repeat(32), TASMAN_ADMIN_TOKEN: 'tls-test-operator', DATA_DIR: at('refused'), ...env,
+        TASMAN_SIMULATOR: 'true', TASMAN_SECRET_KEY: 'cd'.repeat(32), TASMAN_ADMIN_TOKEN: 'tls-test-operator', DATA_DIR: at(`refused-${++starts}`), ...env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
