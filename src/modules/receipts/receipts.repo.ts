@@ -117,6 +117,11 @@ function toMessageRow(raw: Record<string, unknown>): MessageRow {
  * (READ COMMITTED re-reads a row changed since the snapshot), so whether it still takes the receipt, and that it
  * still carries the id, are read from it.
  *
+ * The lock costs a WAL record per message (Heap/LOCK, before the update's own record), and no form of the
+ * statement avoids it while still never waiting: PostgreSQL has no UPDATE ... SKIP LOCKED, an UPDATE whose rows
+ * come from a `FOR [NO KEY] UPDATE SKIP LOCKED` subquery writes the same lock record and update record per row as
+ * this one (pg_walinspect), and an UPDATE without it waits for a held row.
+ *
  * One statement rather than lock, update and read back (each a round trip, and a batch holds its locks and its
  * connection for all of them): the receipt's deliver_sm_resp waits for this transaction. The update finds its
  * rows by primary key alone: the old update also filtered on `messages.status = 'sent'`, and without fresh
