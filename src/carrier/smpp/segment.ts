@@ -81,10 +81,11 @@ export function concatUdh(ref: number, total: number, seq: number, bits: ConcatR
 
 /**
  * Encodes text for submit_sm. `ref` is the concatenation reference (0-255, or 0-65535 with 16 bits); it must not
- * repeat for one recipient while a message is in flight (see concat-ref.ts). The 16-bit header takes one octet
- * more, so a segment holds one unit fewer (152 septets, 66 UCS-2 code units).
+ * repeat for one recipient while a message is in flight (see concat-ref.ts). Given as a function, it is asked for
+ * only when the text needs more than one segment. The 16-bit header takes one octet more, so a segment holds one
+ * unit fewer (152 septets, 66 UCS-2 code units).
  */
-export function segmentText(text: string, ref: number, bits: ConcatRefBits = 8): EncodedMessage {
+export function segmentText(text: string, ref: number | (() => number), bits: ConcatRefBits = 8): EncodedMessage {
   const { dataCoding, octets, ends, octetsPerUnit } = encodeText(text);
   const limits = dataCoding === DataCoding.UCS2 ? LIMITS.ucs2 : LIMITS.gsm;
   if (octets.length <= limits.single * octetsPerUnit) return { dataCoding, esmClass: 0, segments: [octets] };
@@ -99,8 +100,9 @@ export function segmentText(text: string, ref: number, bits: ConcatRefBits = 8):
     previous = end;
   }
   if (starts.length > MAX_SEGMENTS) throw new RangeError(`message needs ${starts.length} segments`);
+  const reference = typeof ref === 'function' ? ref() : ref;
   const segments = starts.map((from, i) =>
-    Buffer.concat([concatUdh(ref, starts.length, i + 1, bits), octets.subarray(from, starts[i + 1] ?? octets.length)]));
+    Buffer.concat([concatUdh(reference, starts.length, i + 1, bits), octets.subarray(from, starts[i + 1] ?? octets.length)]));
   return { dataCoding, esmClass: EsmClass.UDHI, segments };
 }
 

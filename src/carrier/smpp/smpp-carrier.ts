@@ -190,7 +190,9 @@ export function createSmppCarrier(options: SmppCarrierOptions): SmppCarrier {
         encoded = { dataCoding: one.dataCoding, esmClass: one.esmClass, segments: [one.shortMessage] };
         tlvs = one.tlvs;
       } else {
-        encoded = segmentText(request.text, concatRefs.refFor(request.id, request.to), concatBits);
+        // A reference only for a message that needs several segments: most need one, and each reference is
+        // remembered per message and per destination.
+        encoded = segmentText(request.text, () => concatRefs.refFor(request.id, request.to), concatBits);
       }
     } catch (err) {
       return failure(true, 'message_too_long', (err as Error).message);
