@@ -49,6 +49,8 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
     if (!validate(data)) return { error: validate.errors ?? [] };
     const field = outOfRange(data);
     if (field) return { error: [{ instancePath: `/${field}`, schemaPath: '', keyword: 'maximum', params: {}, message: 'is out of range' }] };
-    return { value: data };
+    // ajv coerced and filled `data` in place, so it is handed back as valid, not as a new value: for headers,
+    // Fastify took a value as replacement headers and then copied every header on each read of request.headers.
+    return true;
   };
 };
