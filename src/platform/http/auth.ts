@@ -41,8 +41,10 @@ const SEND_ROUTES = new Set(['/send', '/send-batch']);
  * it through the database's notification. Added once, on the root app, so it covers every route.
  */
 export function forgetActorsAfterWrites(app: FastifyInstance, forget: () => void): void {
-  app.addHook('onSend', async (request) => {
+  // Callback-style: it runs for every answer, and an async hook costs a promise and a turn of the queue each.
+  app.addHook('onSend', (request, _reply, payload, done) => {
     if (isWrite(request.method) && !SEND_ROUTES.has(request.routeOptions.url ?? '')) forget();
+    done(null, payload);
   });
 }
 
