@@ -49,6 +49,16 @@ describe('seal / open', () => {
     expect(() => open(key, Buffer.alloc(0))).toThrow(/too short/);
   });
 
+  it('remembers openings by the sealed bytes: the same value opens alike again, a changed copy still fails', () => {
+    const sealed = seal(key, 'whsec_remembered');
+    expect(open(key, sealed)).toBe('whsec_remembered');
+    expect(open(key, Buffer.from(sealed))).toBe('whsec_remembered');
+    const changed = Buffer.from(sealed);
+    changed[changed.length - 1] = changed[changed.length - 1]! ^ 1;
+    expect(() => open(key, changed)).toThrow(/authentication/);
+    expect(() => open(randomBytes(32), sealed)).toThrow(/authentication/);
+  });
+
   it('refuses another key and an unknown version', () => {
     const sealed = seal(key, 'secret');
     expect(() => open(randomBytes(32), sealed)).toThrow(/authentication/);

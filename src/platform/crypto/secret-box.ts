@@ -30,9 +30,27 @@ export function seal(key: Buffer, plaintext: string): Buffer {
   return Buffer.concat([HEADER, nonce, body, cipher.getAuthTag()]);
 }
 
+// A decipher's set-up is most of an opening, and the webhook worker opens an endpoint's secrets for every
+// delivery: the latest openings are remembered per key, by the sealed bytes (under one key a sealed value opens to
+// one plaintext, so the answer is the same). Failures are not remembered.
+const OPENED_MAX = 1000;
+const opened = new WeakMap<Buffer, Map<string, string>>();
+
 /** Decrypts a sealed value; throws if it was sealed under another key, truncated or modified in any byte. */
 export function open(key: Buffer, sealed: Buffer): string {
   assertKey(key);
+  let memo = opened.get(key);
+  if (!memo) opened.set(key, memo = new Map());
+  const id = sealed.toString('latin1');
+  const known = memo.get(id);
+  if (known !== undefined) return known;
+  const plaintext = decrypt(key, sealed);
+  memo.set(id, plaintext);
+  if (memo.size > OPENED_MAX) memo.delete(memo.keys().next().value as string);
+  return plaintext;
+}
+
+function decrypt(key: Buffer, sealed: Buffer): string {
   if (sealed.length < 1 + NONCE_BYTES + TAG_BYTES) throw new Error('sealed value is too short');
   if (sealed[0] !== VERSION) throw new Error(`sealed value has unknown version ${sealed[0]}`);
   const nonce = sealed.subarray(1, 1 + NONCE_BYTES);
