@@ -129,7 +129,7 @@ export function requireApiKey(
     }
 
     const decision = await deps.limiter.acquire(actor.keyId);
-    for (const [name, value] of Object.entries(decision.headers)) reply.header(name, value);
+    reply.headers(decision.headers);
     if (!decision.allowed) {
       throw decision.reason === 'concurrency'
         ? new AppError('concurrency_limited', 'Too many concurrent requests for this API key')
