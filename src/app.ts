@@ -1,3 +1,4 @@
+import fastJson from 'fast-json-stringify';
 import Fastify, { type FastifyServerOptions, LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { ServerOptions } from 'node:http';
 import cookie from '@fastify/cookie';
@@ -8,6 +9,7 @@ import { lazyChild, unredacted, type Logger } from './platform/logger.ts';
 import type { Services } from './compose.ts';
 import { uuidv7 } from './platform/ids.ts';
 import { pick } from './common/pick.ts';
+import { onFirstUse } from './common/on-first-use.ts';
 import { frameworkErrors, guardInput, registerErrorHandling } from './platform/http/errors.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { forgetActorsAfterWrites, requireApiKey } from './platform/http/auth.ts';
@@ -128,7 +130,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // First, so its onRequest hook runs before any hook that may answer (auth, rate limits, the input guard).
   await registerSecurityHeaders(app);
-  app.setValidatorCompiler(validatorCompiler);
+  // Each route's validators and response serializers are compiled by its first request (common/on-first-use.ts).
+  // The serializers are Fastify's own (fast-json-stringify; the app adds no shared schemas).
+  app.setValidatorCompiler((route) => onFirstUse(() => validatorCompiler(route)));
+  app.setSerializerCompiler(({ schema }) => onFirstUse(() => fastJson(schema as object) as (data: unknown) => string));
   registerErrorHandling(app);
   guardInput(app);
   forgetActorsAfterWrites(app, deps.services.authenticate.forget);

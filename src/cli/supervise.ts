@@ -1,15 +1,17 @@
-// The primary of `tasman start` with TASMAN_WORKERS=N ≥ 1: it starts the embedded PostgreSQL (once), migrates and
-// creates the generated secrets before any child can race for them, then forks N API processes sharing one port
+// The primary of `tasman start` with TASMAN_WORKERS=N ≥ 1: it starts the embedded PostgreSQL (once) and creates the
+// generated secrets before any child can race for them, then forks N API processes sharing one port
 // (Node's cluster) and one workers process (dispatcher, carrier link, receipts, webhooks, periodic jobs). It
 // serves nothing itself: it relays between children (metrics, the carrier state, the simulator route) and
-// supervises them. Decision: docs/decisions/0020-a-cluster-of-processes-on-one-port.md.
+// supervises them. It opens no connection and loads no database driver beyond what starting the embedded server
+// needs: the children migrate (under the advisory lock every Tasman process takes), the first API process alone,
+// so a database that cannot be reached fails start-up with that child's one line. Decision:
+// docs/decisions/0020-a-cluster-of-processes-on-one-port.md.
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Logger } from '../platform/logger.ts';
-import { openDatabase } from '../platform/db/client.ts';
 import { loadOrCreateAdminToken } from '../platform/admin-token.ts';
 import { loadOrCreateKey } from '../platform/crypto/secret-box.ts';
 import { createRpc, isClusterMessage, type Rpc } from '../platform/cluster/rpc.ts';
@@ -146,14 +148,14 @@ function createSupervisor(options: { apiProcesses: number; workers: boolean; env
 }
 
 /**
- * Runs the primary until SIGINT, SIGTERM or SIGHUP (or until children keep crashing: exit 1). The database handle
- * here only owns the embedded server (one connection); every child opens its own pool.
+ * Runs the primary until SIGINT, SIGTERM or SIGHUP (or until children keep crashing: exit 1). With the embedded
+ * database it owns the server (its children share it and stop it never); every child opens its own pool.
  */
 export async function runPrimary(config: Config, logger: Logger): Promise<number> {
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1, postgresUser: config.postgresUser,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
-  });
+  // Loaded only then: it brings the pg driver, which a primary beside an operator's PostgreSQL has no use for.
+  const database = config.embedded
+    ? await (await import('../platform/db/embedded/server.ts')).startEmbeddedPostgres({ dataDir: config.dataDir, serverUser: config.postgresUser })
+    : { stop: async () => {} };
   const pool = poolFor(config);
   const supervisor = createSupervisor({
     apiProcesses: config.apiProcesses, workers: config.roles.workers, logger,
@@ -164,7 +166,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
     if (stopping) return;
     stopping = true;
     await supervisor.stop();
-    await database.close();
+    await database.stop();
     process.exit(code);
   };
   try {
@@ -177,7 +179,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
     settleHeap();
   } catch (err) {
     await supervisor.stop();
-    await database.close();
+    await database.stop();
     // The child said why on its own stderr, in one line; saying more here would only repeat it.
     if (err instanceof ChildFailedToStart) process.exit(1);
     throw err;
