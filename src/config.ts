@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { Type, type Static, type TSchema } from 'typebox';
+import type { Static, TBoolean, TInteger, TLiteral, TObject, TOptional, TProperties, TSchema, TString, TUnion } from 'typebox';
 import { DEFAULT_CARRIER } from './carrier/carrier.ts';
 import { parseCarriersConfig, type CarrierConfig, type CarriersConfig } from './carrier/carriers-config.ts';
 import { splitHosts, withHosts } from './platform/db/hosts.ts';
@@ -11,18 +11,24 @@ import { parseKey } from './platform/crypto/secret-box.ts';
 // description); docs/operations.md's table is checked against it (src/config.test.ts). A bad value stops start-up
 // with one line that names it. To add a variable: one line in ENV, one use in loadConfig, one row in the docs.
 
-const int = (def: number, minimum: number, maximum: number, description: string) => Type.Integer({ default: def, minimum, maximum, description });
-const text = (def: string, description: string) => Type.String({ default: def, description });
+// Plain JSON Schema objects under typebox's types: typebox itself (hundreds of modules) is not loaded by a process
+// that only reads its configuration, such as the cluster's primary.
+const int = (def: number, minimum: number, maximum: number, description: string) =>
+  ({ type: 'integer', default: def, minimum, maximum, description }) as unknown as TInteger;
+const text = (def: string, description: string) => ({ type: 'string', default: def, description }) as unknown as TString;
+const optionalOf = <T extends TSchema>(schema: T) => schema as unknown as TOptional<T>;
 /** Unset by default; `docDefault` is what the operations table says instead of "unset". */
-const optional = (description: string, docDefault?: string) => Type.Optional(Type.String({ description, ...(docDefault ? { docDefault } : {}) }));
-const flag = (def: boolean, description: string, docDefault?: string) => Type.Boolean({ default: def, description, ...(docDefault ? { docDefault } : {}) });
+const optional = (description: string, docDefault?: string) =>
+  optionalOf({ type: 'string', description, ...(docDefault ? { docDefault } : {}) } as unknown as TString);
+const flag = (def: boolean, description: string, docDefault?: string) =>
+  ({ type: 'boolean', default: def, description, ...(docDefault ? { docDefault } : {}) }) as unknown as TBoolean;
 const oneOf = <const T extends string[]>(values: T, def: T[number], description: string, docDefault?: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)) as { [K in keyof T]: ReturnType<typeof Type.Literal<T[K]>> }, {
-    default: def, description, ...(docDefault ? { docDefault } : {}),
-  });
+  ({ anyOf: values.map((v) => ({ type: 'string', const: v })), default: def, description, ...(docDefault ? { docDefault } : {}) }) as unknown as
+    TUnion<{ [K in keyof T]: TLiteral<T[K]> }>;
+const object = <P extends TProperties>(properties: P) => ({ type: 'object', properties }) as unknown as TObject<P>;
 
 /** Every environment variable Tasman reads. */
-export const ENV = Type.Object({
+export const ENV = object({
   PORT: int(3000, 0, 65535, 'HTTP port'),
   HOST: text('127.0.0.1', 'HTTP bind address (`0.0.0.0` to serve other hosts)'),
   TLS_CERT_FILE: optional('with `TLS_KEY_FILE`: serve HTTPS (TLS 1.2 or later) with this PEM certificate chain, re-read when it changes (see "HTTPS without a proxy")', 'unset: plain HTTP'),
@@ -49,7 +55,7 @@ export const ENV = Type.Object({
   SMPP_SUBMIT_ID_BASE: oneOf(['auto', 'hex', 'decimal', 'string'], 'auto', 'how the SMSC writes message ids in submit_sm_resp'),
   SMPP_RECEIPT_ID_BASE: oneOf(['auto', 'hex', 'decimal', 'string'], 'auto', 'how the SMSC writes message ids in receipts'),
   SMPP_INBOUND_DEFAULT_ALPHABET: oneOf(['gsm', 'latin1'], 'gsm', 'what data_coding 0 means in inbound messages'),
-  SMPP_SERVER_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'the SMPP server for customers\' own SMPP clients (docs/smpp-server.md), in the workers role; unset: off' })),
+  SMPP_SERVER_PORT: optionalOf({ type: 'integer', minimum: 0, maximum: 65535, description: 'the SMPP server for customers\' own SMPP clients (docs/smpp-server.md), in the workers role; unset: off' } as unknown as TInteger),
   SMPP_SERVER_HOST: text('127.0.0.1', 'the SMPP server\'s bind address (`0.0.0.0` to serve other hosts)'),
   SMPP_SERVER_TLS_CERT: optional('a PEM certificate file: with `SMPP_SERVER_TLS_KEY`, the SMPP server speaks TLS only'),
   SMPP_SERVER_TLS_KEY: optional('the PEM private key file of `SMPP_SERVER_TLS_CERT`'),
@@ -85,7 +91,7 @@ export const ENV = Type.Object({
   SIM_DLR_DELAY_MS: int(200, 0, 3_600_000, 'built-in simulator: delay before a receipt'),
   SIM_CARRIERS: int(1, 1, 9, 'built-in simulator: how many SMSCs (carriers `sim1`, `sim2`… on consecutive ports from `SIM_PORT`, each the next one\'s backup)'),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'fatal, error, warn, info, debug, trace or silent'),
-  LOG_FORMAT: Type.Optional(oneOf(['pretty', 'json'], 'json', '`pretty` (human, pino-pretty) or `json` (one JSON object a line)', 'pretty on a terminal, else json')),
+  LOG_FORMAT: optionalOf(oneOf(['pretty', 'json'], 'json', '`pretty` (human, pino-pretty) or `json` (one JSON object a line)', 'pretty on a terminal, else json')),
   TASMAN_SIMULATOR: flag(false, 'with `DATABASE_URL` set and no `SMPP_HOST`, Tasman refuses to start unless this is true'),
   DATABASE_CONNECT_TIMEOUT: int(30, 0, 3600, 'seconds start-up retries a database that does not answer (with back-off) before giving up'),
   MCP_MAX_CREDITS_PER_CALL: int(50, 0, 100_000_000, 'most credits one MCP tool call may spend or move; a call that could exceed it is refused (`credit_limit_exceeded`)'),
