@@ -6,6 +6,7 @@ import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { buildIfStale, DIST } from './build-if-stale.mjs';
+import { installStackSourceMaps } from './stack-source-maps.mjs';
 
 const main = `${DIST}/cli/main.js`;
 
@@ -27,6 +28,6 @@ if (!cluster.isWorker) {
   }
 }
 
-// Stack traces name the TypeScript file and line (dist/ carries source maps); measured: no cost at rest.
-process.setSourceMapsEnabled(true);
+// Stack traces name the TypeScript file and line (dist/ carries source maps), each map read when a stack needs it.
+installStackSourceMaps(DIST);
 await import(pathToFileURL(main).href);
