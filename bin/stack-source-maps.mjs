@@ -6,9 +6,10 @@ import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Maps `file:///…/dist/x.js:line:column` (as V8 prints a frame's location) to `/…/src/x.ts:line:column`. */
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Maps `file:///…/dist/x.js:line:column` (or the bare path) in a frame to `/…/src/x.ts:line:column`. */
 export function installStackSourceMaps(dist) {
-  const prefix = pathToFileURL(dist).href;
   const maps = new Map();
   const mapOf = (url) => {
     if (!maps.has(url)) {
@@ -20,9 +21,10 @@ export function installStackSourceMaps(dist) {
     }
     return maps.get(url);
   };
-  const location = new RegExp(`${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^\\s():]+\\.js:(\\d+):(\\d+)`, 'g');
-  const mapped = (text) => text.replace(location, (whole, line, column) => {
-    const url = whole.slice(0, whole.length - line.length - column.length - 2);
+  const location = new RegExp(`(?:${escape(pathToFileURL(dist).href)}|${escape(dist)})/[^\\s():]+\\.js:\\d+:\\d+`, 'g');
+  const mapped = (text) => text.replace(location, (whole) => {
+    const [, file, line, column] = /^(.*):(\d+):(\d+)$/.exec(whole);
+    const url = file.startsWith('file:') ? file : pathToFileURL(file).href;
     const entry = mapOf(url)?.findEntry(Number(line) - 1, Number(column) - 1);
     if (!entry?.originalSource) return whole;
     return `${fileURLToPath(new URL(entry.originalSource, url))}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
