@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, IdParams, nullable, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import { operatorOf, requireAdminToken, type OperatorSessionAuth } from '../../platform/http/auth.ts';

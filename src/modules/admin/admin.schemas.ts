@@ -1,4 +1,5 @@
-import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Static } from '@fastify/type-provider-typebox';
 import { described, NonBlankName } from '../../platform/http/schemas.ts';
 import { Country } from '../settings/settings.schemas.ts';
 

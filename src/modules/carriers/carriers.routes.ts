@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdminToken, type OperatorSessionAuth } from '../../platform/http/auth.ts';
 import { described, nullable } from '../../platform/http/schemas.ts';
 import type { CarrierAdminService } from './carriers.service.ts';

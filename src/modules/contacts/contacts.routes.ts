@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, Ok } from '../../platform/http/schemas.ts';
 import type { ContactService } from './contacts.service.ts';
 import type { ListService } from './lists.service.ts';

@@ -1,4 +1,5 @@
-import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Static } from '@fastify/type-provider-typebox';
 import { described, NonBlankName, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 /** Largest CSV import: the rows of one request, read and written in one transaction. */

@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAdminToken, requireAnyToken, type OperatorSessionAuth } from '../../platform/http/auth.ts';
 import type { Metrics } from '../../platform/metrics.ts';
 import type { HealthService } from './health.service.ts';

@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { described, emptyBodyIsObject, Ok, Uuid } from '../../platform/http/schemas.ts';
 import type { KeyService } from './keys.service.ts';
 import { CreateKey, KEY_CREATED_EXAMPLE, KEY_LIST_EXAMPLE, KeyCreated, KeyList } from './keys.schemas.ts';

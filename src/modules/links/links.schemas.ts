@@ -1,4 +1,4 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { Timestamp, Uuid } from '../../platform/http/schemas.ts';
 
 /** The message.click webhook body (ClickEvent in links.service.ts). */

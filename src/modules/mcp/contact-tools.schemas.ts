@@ -1,4 +1,4 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { described, Uuid } from '../../platform/http/schemas.ts';
 import { ContactPage, ContactQuery } from '../contacts/contacts.schemas.ts';
 import { BatchRequest, BatchResult, Message } from '../messages/messages.schemas.ts';

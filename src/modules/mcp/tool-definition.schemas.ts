@@ -1,4 +1,5 @@
-import { Type, type TObject } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { TObject } from '@fastify/type-provider-typebox';
 import { IdempotencyHeaders } from '../../platform/http/idempotency.ts';
 import type { ApiRequest, OperationName, TasmanApi } from './operations.ts';
 

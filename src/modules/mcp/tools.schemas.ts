@@ -1,4 +1,5 @@
-import { Type, type Static, type TObject } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Static, TObject } from '@fastify/type-provider-typebox';
 import { Uuid } from '../../platform/http/schemas.ts';
 import { Balance, TransferRequest, TransferResult, AccountList } from '../accounts/accounts.schemas.ts';
 import { CampaignList, CampaignListQuery, CampaignPage, CampaignResponse } from '../campaigns/campaigns.routes.ts';

@@ -1,4 +1,5 @@
-import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Static } from '@fastify/type-provider-typebox';
 import type { ErrorCode } from '../../platform/errors.ts';
 import type { RouteContract } from '../../platform/http/route-registry.ts';
 import { EX } from '../../platform/http/examples.ts';

@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AddressThrottle } from '../../platform/http/address-throttle.ts';
 import { AppError } from '../../platform/errors.ts';
 import { OperatorSessionInfo } from '../sessions/sessions.schemas.ts';

@@ -1,4 +1,4 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, nullable, Uuid } from '../../platform/http/schemas.ts';
 

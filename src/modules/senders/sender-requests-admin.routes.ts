@@ -1,4 +1,5 @@
-import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams } from '../../platform/http/schemas.ts';
 import { operatorOf, requireAdminToken, type OperatorSessionAuth } from '../../platform/http/auth.ts';
 import { operatorActor } from '../../platform/audit/entry.ts';

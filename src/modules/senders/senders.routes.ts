@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SenderService } from './senders.service.ts';
 import type { SenderRequestService } from './sender-requests.service.ts';
 import { REQUEST_EXAMPLE, SenderIdRequest, SenderIdRequestBody, SenderIdRequestList } from './sender-requests.schemas.ts';

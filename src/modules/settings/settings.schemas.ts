@@ -1,4 +1,5 @@
-import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Static } from '@fastify/type-provider-typebox';
 import { CLOCK_TIME_PATTERN, DEFAULT_TIME_ZONE } from './account-settings.ts';
 
 export const Country = Type.Union([Type.Literal('AU'), Type.Literal('NZ')], {

@@ -1,4 +1,5 @@
-import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Static } from '@fastify/type-provider-typebox';
 import { described, nullable, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import { EX } from '../../platform/http/examples.ts';
 

@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { described, IdParams, NonBlankName, Ok, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import type { TemplateService } from './templates.service.ts';
 

@@ -1,4 +1,4 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { Timestamp, Uuid } from '../../platform/http/schemas.ts';
 

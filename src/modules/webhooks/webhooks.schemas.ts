@@ -1,4 +1,4 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { EX } from '../../platform/http/examples.ts';
 import { described, nullable, Offset, Timestamp, Uuid } from '../../platform/http/schemas.ts';
 import { UUID_PATTERN } from '../../platform/ids.ts';

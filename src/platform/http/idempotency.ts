@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Type } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rows, type Db, type Tx } from '../db/client.ts';

@@ -1,4 +1,5 @@
-import { Type, type TSchema } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { TSchema } from '@fastify/type-provider-typebox';
 import { UUID_PATTERN } from '../ids.ts';
 
 /**
