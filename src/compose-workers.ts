@@ -29,7 +29,7 @@ type Stop = () => Promise<void>;
 const PARKED_SWEEP_MS = 10 * 60_000;
 const PARKED_RESOLVE_MS = 30_000;
 const IDEMPOTENCY_SWEEP_MS = 60_000;
-// Messages past their validity period without a receipt are ended this often (receipts.service expireOverdue).
+// Messages past their validity period without a receipt are ended this often (receipts/expiry.ts expireOverdue).
 const EXPIRY_SWEEP_MS = 60_000;
 const NUMBER_RENEWAL_MS = 10 * 60_000;
 // Deliveries older than SMPP_SERVER_QUEUE_HOURS are dropped this often.
@@ -38,7 +38,7 @@ const ENDED_RECEIPTS_MS = 10_000;
 // A receiving bind's queue is looked at this often without a wake (a NOTIFY missed, a claim another instance let go).
 const DELIVERY_POLL_MS = 5_000;
 // A sent message past its customer's validity (SMPP server) without a receipt waits this long for the carrier's
-// EXPIRED receipt before it is ended, as receipts.service gives MESSAGE_VALIDITY_HOURS' expiry.
+// EXPIRED receipt before it is ended, as receipts/expiry.ts gives MESSAGE_VALIDITY_HOURS' expiry.
 const VALIDITY_GRACE_MS = 60 * 60_000;
 // The credit ledger check reads the whole ledger: every quarter of an hour, the first a minute after start-up.
 const LEDGER_CHECK_MS = 15 * 60_000;
