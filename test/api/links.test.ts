@@ -1,13 +1,13 @@
 // Link tracking: URLs become short links at send time, the short link redirects and counts the
 // click, GET /message/{id} shows it, and an opted-in endpoint (a real HTTP receiver) gets message.click.
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/platform/db/client.ts';
 import { clearMessageBodies } from '../../src/modules/retention/retention.repo.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { pollUntil } from '../support/poll.ts';
 import { call, createAccount, mobile, type TestAccount } from '../support/factories.ts';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { useReceivers } from '../support/webhook-receiver.ts';
 import { expectVerifiedEveryWay } from '../support/webhook-verify.ts';
 
 const PHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
@@ -20,10 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  while (receivers.length) await receivers.pop()!.close();
-});
+const receiver = useReceivers();
 
 type Link = { url: string | null; short_url: string; clicks: number; first_clicked_at: string | null; last_clicked_at: string | null };
 
@@ -215,9 +212,8 @@ describe('the message.click webhook', () => {
   it('reaches an endpoint that opted in, signed, and only that account\'s', async () => {
     const a = await createAccount(t.app, { credits: 10 });
     const b = await createAccount(t.app, { credits: 10 });
-    const ra = await startReceiver();
-    const rb = await startReceiver();
-    receivers.push(ra, rb);
+    const ra = await receiver();
+    const rb = await receiver();
     const put = await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: `${ra.url}/clicks`, events: ['message.click'] });
     expect(put.status).toBe(200);
     expect((put.body.delivery_receipt as { events: string[] }).events).toEqual(['message.click']);
@@ -249,8 +245,7 @@ describe('the message.click webhook', () => {
 
   it('is not recorded for an endpoint that did not opt in', async () => {
     const a = await createAccount(t.app, { credits: 10 });
-    const r = await startReceiver();
-    receivers.push(r);
+    const r = await receiver();
     const put = await call(t.app, a.apiKey, 'PUT', '/webhooks/delivery', { url: `${r.url}/dlr` });
     expect((put.body.delivery_receipt as { events: string[] }).events).toEqual(['message.dlr']);
     const sent = await send(a, { message: 'Hi https://x.example/1', link_tracking: true });

@@ -1,11 +1,11 @@
 // The attempt log as GET /webhooks/deliveries shows it, with the compact storage behind it: a successful attempt
 // is kept in its delivery's row (success_* columns), failed ones are webhook_attempts rows, and the API lists
 // both, in the order they were made.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { call, createAccount, type TestAccount } from '../support/factories.ts';
-import { startReceiver, type Receiver, type ReceiverOptions } from '../support/webhook-receiver.ts';
+import { useReceivers } from '../support/webhook-receiver.ts';
 import { completeAttempts } from '../../src/modules/webhooks/delivery.repo.ts';
 import { recordEvent } from '../../src/modules/webhooks/outbox.ts';
 import { rows } from '../../src/platform/db/client.ts';
@@ -18,15 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  while (receivers.length) await receivers.pop()!.close();
-});
-async function receiver(respond?: ReceiverOptions['respond']) {
-  const r = await startReceiver({ respond });
-  receivers.push(r);
-  return r;
-}
+const receiver = useReceivers();
 
 type Attempt = { status_code: number | null; error: string | null; duration_ms: number; attempted_at: string };
 type Delivery = { id: string; status: string; attempt_count: number; attempts: Attempt[] };

@@ -1,11 +1,11 @@
 // The delivery worker against real HTTP receivers on loopback, with a fast schedule (WEBHOOK_RETRY_DELAYS
 // 0.05,0.1 seconds) and a short timeout. Every signature is checked with an independent implementation.
 import { verify } from '@octokit/webhooks-methods';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { admin, call, createAccount, mobile, type TestAccount } from '../support/factories.ts';
-import { startReceiver, type Receiver, type ReceiverOptions } from '../support/webhook-receiver.ts';
+import { startReceiver, useReceivers } from '../support/webhook-receiver.ts';
 import { clientVerify, expectVerifiedEveryWay, standardVerifies } from '../support/webhook-verify.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,15 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  while (receivers.length) await receivers.pop()!.close();
-});
-async function receiver(respond?: ReceiverOptions['respond']) {
-  const r = await startReceiver({ respond });
-  receivers.push(r);
-  return r;
-}
+const receiver = useReceivers();
 
 type Json = Record<string, unknown>;
 type Delivery = { id: string; status: string; attempt_count: number; attempts: Array<{ status_code: number | null; error: string | null; duration_ms: number; attempted_at: string }> };

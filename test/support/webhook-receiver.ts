@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { AddressInfo, LookupFunction } from 'node:net';
+import { afterEach } from 'vitest';
 
 /**
  * A real HTTP server on loopback for webhook tests. Records every request with its body bytes exactly as
@@ -142,5 +143,21 @@ export function staticLookup(table: Record<string, string | string[]>): LookupFu
       }
       callback(null, first.address, first.family);
     });
+  };
+}
+
+/**
+ * A receiver per call, each closed after the test that started it: for a test file that starts receivers in
+ * many tests (call it at the file's top level or in a describe).
+ */
+export function useReceivers(): (respond?: ReceiverOptions['respond']) => Promise<Receiver> {
+  const open: Receiver[] = [];
+  afterEach(async () => {
+    while (open.length) await open.pop()!.close();
+  });
+  return async (respond) => {
+    const r = await startReceiver({ respond });
+    open.push(r);
+    return r;
   };
 }
