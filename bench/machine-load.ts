@@ -16,13 +16,13 @@ function machineMs(): { busy: number; steal: number } {
  * bench measures, read at both ends), the cores the host stole, and the 1-minute load average. Ours is summed
  * per pid and never below zero: a process that ends during the round (a pooled PostgreSQL connection closing)
  * reads 0 at the end, which summed as totals took its whole lifetime's CPU off ours and counted it as other load.
- * A pid new at the end (a connection opened during the round) counts whole. `ours` may be given again at the end
- * to add the pids that appeared meanwhile; processes that come and go during the round belong in a
- * `comingAndGoing` reading, which keeps the CPU of those that ended.
+ * A pid new at the end (a connection opened during the round) counts whole; processes that come and go during
+ * the round belong in a `comingAndGoing` reading, which keeps the CPU of those that ended.
  */
 export function machineLoad(ours: () => Map<number, number>) {
   const [before, oursBefore, t0] = [machineMs(), ours(), Date.now()];
-  return (oursAfter: Map<number, number> = ours()) => {
+  return () => {
+    const oursAfter = ours();
     const now = machineMs();
     const cores = (ms: number) => Math.round((ms / (Date.now() - t0)) * 100) / 100;
     let oursMs = 0;

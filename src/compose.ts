@@ -32,7 +32,6 @@ import { createUserService } from './modules/users/users.service.ts';
 import { insertUser } from './modules/users/users.repo.ts';
 import { createNumberService } from './modules/numbers/numbers.service.ts';
 import { createReceiptService } from './modules/receipts/receipts.service.ts';
-import { createReceiptPipeline } from './modules/receipts/receipt-pipeline.ts';
 import { createStatusService } from './modules/status/status.service.ts';
 import type { CarrierAdminService } from './modules/carriers/carriers.service.ts';
 import { receiptsWaiting } from './modules/carriers/carriers.repo.ts';
@@ -105,13 +104,11 @@ function createServices(
   const links = createLinkService({ db, base: config.optoutLinkBase, onEvents: () => webhooks.raise() });
   // Set by the webhook role while it runs in this process: receipts recorded here start their webhooks at once.
   const firstAttempts: FirstAttemptSlot = { current: null };
-  const receiptDeps = {
+  const receipts = createReceiptService({
     db, linksOf: links.viewsOf, onEvents: () => webhooks.raise(), firstAttempts: () => firstAttempts.current?.() ?? null,
     // With the SMPP server on, a message's outcome queues the receipt its ESME asked for, in the same transaction.
     ...(config.smppServer ? { onFinal: queueReceipts } : {}),
-  };
-  const receipts = createReceiptService({
-    ...receiptDeps, pipeline: createReceiptPipeline(receiptDeps), validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
+    validityHours: config.messageValidityHours, logger: logger.child({ component: 'receipts' }),
     carrierValidityHours: Object.fromEntries((config.carriers.config?.carriers ?? []).map((c) => [c.id, c.validityHours])),
   });
   const messages = createMessageService({
@@ -143,7 +140,7 @@ function createServices(
     conversations: createConversationService({ db }),
     senders: createSenderService({ db }),
     senderRequests: createSenderRequestService({ db }),
-    settings: createSettingsService({ db, hasSecondFactor: twoFactor.required }),
+    settings: createSettingsService({ db }),
     audit,
     campaigns: createCampaignService({ db }),
     optouts: createOptoutService({ db }),

@@ -18,8 +18,7 @@ import {
 import { prepareBatch, sendBatch } from './send-batch.ts';
 import type { BatchPreview, PreviewRecipient } from './messages.schemas.ts';
 
-export type { BatchInput, BatchResult, InvalidNumber, SendInput, SendOptions, SendResult, Within } from './send.ts';
-export type { BatchPreview, PreviewRecipient };
+export type { Within } from './send.ts';
 
 // Credits are parts (the interface document's rule); the encoding is what the carrier link will use.
 const previewOf = (phone: string, text: string, parts: number): PreviewRecipient =>

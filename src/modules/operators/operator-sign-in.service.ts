@@ -2,7 +2,7 @@ import type { Db, Executor } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import { open, seal } from '../../platform/crypto/secret-box.ts';
 import { record } from '../../platform/audit/record.ts';
-import type { AuditActor, AuditEntry } from '../../platform/audit/entry.ts';
+import { operatorActor, type AuditEntry } from '../../platform/audit/entry.ts';
 import type { NamedOperator } from '../../platform/http/auth.ts';
 import { hashToken, newToken } from '../sessions/tokens.ts';
 import { argonVerify, dummyHash, hashPassword } from '../sessions/argon.ts';
@@ -15,7 +15,6 @@ import { claimStep, completeSetup, findBySetupToken, findForSignIn, resetForSetu
 const SETUP_DAYS = 7;
 const wrongSetup = () => new AppError('invite_invalid', 'This setup link is not valid any more: ask another operator for a new one');
 const wrongSignIn = () => new AppError('invalid_credentials', 'Wrong name, password or code');
-const operatorOf = (row: { id: string; name: string }, address: string | null): AuditActor => ({ type: 'operator', id: row.id, label: row.name, address });
 
 /**
  * The console sign-in of named operators: a setup link (from their creation, or issued again when they lose a
@@ -68,9 +67,9 @@ export function createOperatorSignIn(deps: {
     const passwordHash = await hashPassword(input.password);
     return db.transaction(async (tx) => {
       if (!(await completeSetup(tx, tokenHash, { passwordHash, step }))) throw wrongSetup();
-      await record(tx, { accountId: null, actor: operatorOf(found, address), action: 'operator.setup_completed', target: { type: 'operator', id: found.id } });
+      await record(tx, { accountId: null, actor: operatorActor(address, found), action: 'operator.setup_completed', target: { type: 'operator', id: found.id } });
       const created = await deps.openSession(tx, found.id);
-      await record(tx, { accountId: null, actor: operatorOf(found, address), action: 'operator.signed_in', after: { how: 'setup' } });
+      await record(tx, { accountId: null, actor: operatorActor(address, found), action: 'operator.signed_in', after: { how: 'setup' } });
       return { ...created, operator: { id: found.id, name: found.name } };
     });
   }
@@ -90,7 +89,7 @@ export function createOperatorSignIn(deps: {
     if (!found || step === null || !(await claimStep(db, found.id, step))) {
       await deps.throttle.failed(key, null);
       await deps.refused({
-        accountId: null, actor: found ? operatorOf(found, address) : { type: 'anonymous', id: null, label: input.name, address },
+        accountId: null, actor: found ? operatorActor(address, found) : { type: 'anonymous', id: null, label: input.name, address },
         action: 'operator.sign_in_failed', reason: 'invalid_credentials',
       });
       throw wrongSignIn();
@@ -98,7 +97,7 @@ export function createOperatorSignIn(deps: {
     await deps.throttle.succeeded(key, null);
     return db.transaction(async (tx) => {
       const created = await deps.openSession(tx, found.id);
-      await record(tx, { accountId: null, actor: operatorOf(found, address), action: 'operator.signed_in', after: { how: 'password and second factor' } });
+      await record(tx, { accountId: null, actor: operatorActor(address, found), action: 'operator.signed_in', after: { how: 'password and second factor' } });
       return { ...created, operator: { id: found.id, name: found.name } };
     });
   }

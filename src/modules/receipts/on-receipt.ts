@@ -12,7 +12,7 @@ import { wakeIfRecorded, type Queued, type ReceiptPipeline, type Waiting } from 
 
 export interface ReceiptDeps extends OneReceiptDeps {
   now: () => Date;
-  /** This process's receipt state (createReceiptPipeline, built once in compose.ts). */
+  /** This process's receipt state (createReceiptPipeline, built once with its receipt service). */
   pipeline: ReceiptPipeline;
 }
 

@@ -52,7 +52,7 @@ export interface ReceiptPipelineDeps extends BatchDeps {
 /**
  * What the receipt path of one process holds between receipts (README.md): the batch, the ids whose `sent` write
  * is pending with the receipts waiting for it, the receipts of this event-loop turn, those not yet committed, and
- * the copies being recognised. Built once per process (compose.ts) and passed to `onReceipt`.
+ * the copies being recognised. Built once per process, with its receipt service (compose.ts), and passed to `onReceipt`.
  */
 export interface ReceiptPipeline {
   batch: ReturnType<typeof createBatcher<Queued, boolean>>;

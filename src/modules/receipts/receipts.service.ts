@@ -2,7 +2,7 @@ import type { Receipt, ReceiptAnswer } from '../../carrier/carrier.ts';
 import type { Executor } from '../../platform/db/client.ts';
 import { ORPHAN_AFTER_MS, orphanStats, parkedWithHolder, purgeOrphans, type SmscRef } from './parked.repo.ts';
 import { settleFirstCopies } from './first-copy.ts';
-import { createReceiptPipeline, type ReceiptPipeline, type ReceiptPipelineDeps } from './receipt-pipeline.ts';
+import { createReceiptPipeline, type ReceiptPipelineDeps } from './receipt-pipeline.ts';
 import { backlogAgeMs, onReceipt, recorded, submitted, type ReceiptDeps } from './on-receipt.ts';
 import { resolveParked, resolveRefs } from './one-receipt.ts';
 import { expireOverdue, type ExpiryDeps } from './expiry.ts';
@@ -12,11 +12,6 @@ const SWEEP_BATCH = 500;
 export interface ReceiptServiceDeps extends ReceiptPipelineDeps, Omit<ExpiryDeps, 'events'> {
   now?: () => Date;
   logger?: { warn(obj: object, msg?: string): void };
-  /**
-   * This process's receipt state, built once by the composition root (createReceiptPipeline with these deps);
-   * without it the service builds its own.
-   */
-  pipeline?: ReceiptPipeline;
 }
 
 /**
@@ -33,7 +28,8 @@ export interface ReceiptServiceDeps extends ReceiptPipelineDeps, Omit<ExpiryDeps
 export function createReceiptService(deps: ReceiptServiceDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
-  const pipeline = deps.pipeline ?? createReceiptPipeline(deps);
+  // This process's receipt state (README.md): one service per process, built once by the composition root.
+  const pipeline = createReceiptPipeline(deps);
   const receiptDeps: ReceiptDeps = { db, linksOf: deps.linksOf, logger: deps.logger, onFinal: deps.onFinal, now, pipeline };
   const expiryDeps: ExpiryDeps = {
     db, linksOf: deps.linksOf, events: pipeline.events, validityHours: deps.validityHours, carrierValidityHours: deps.carrierValidityHours,

@@ -4,7 +4,7 @@ import { described, nullable, Offset, Timestamp, Uuid } from '../../platform/htt
 
 // Sender ID requests: the account's side (POST/GET /sender-ids) and the operator's (/admin/sender-id-requests).
 
-export const REQUEST_ID = '01938f50-1a2b-7c3d-8e4f-5a6b7c8d9e05';
+const REQUEST_ID = '01938f50-1a2b-7c3d-8e4f-5a6b7c8d9e05';
 
 export const SenderIdRequestBody = Type.Object({
   sender_id: Type.String({ minLength: 3, maxLength: 11, description: '3 to 11 letters, digits, spaces or & . _ -, with a letter' }),

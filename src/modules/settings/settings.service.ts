@@ -40,10 +40,9 @@ export async function applySettings(db: Executor, accountId: string, changes: Pa
 }
 
 /**
- * GET and PUT /settings: the caller's own account. `hasSecondFactor` (the two-factor service's) says whether a user
- * signs in with a second factor, for the owner's requirement below.
+ * GET and PUT /settings: the caller's own account.
  */
-export function createSettingsService(deps: { db: Db; hasSecondFactor: (userId: string) => Promise<boolean> }) {
+export function createSettingsService(deps: { db: Db }) {
   // Read with the key or session on this very request: no query.
   const get = (actor: Actor) => ({ settings: toSettingsView(actor.account.settings) });
 
@@ -68,7 +67,8 @@ export function createSettingsService(deps: { db: Db; hasSecondFactor: (userId: 
    */
   async function requireTwoFactor(actor: Actor, required: boolean) {
     const before = actor.account.settings.twoFactorRequired;
-    if (required && !(actor.user && await deps.hasSecondFactor(actor.user.id))) {
+    // Read with the session on this very request, as the two-factor gate in platform/http/auth.ts reads it.
+    if (required && !actor.user?.twoFactor) {
       throw new AppError('conflict', 'Turn on your own two-factor authentication first (on the Security page), then require it of the team');
     }
     if (required === before) return { required };

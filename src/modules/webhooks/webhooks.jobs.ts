@@ -1,4 +1,4 @@
-import { open } from '../../platform/crypto/secret-box.ts';
+import { createOpener } from '../../platform/crypto/secret-box.ts';
 import { joinCredentials } from './url-credentials.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { uuidv7 } from '../../platform/ids.ts';
@@ -64,6 +64,8 @@ export type WebhookWorkerDeps = {
 export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const concurrency = deps.concurrency ?? 256;
   const perEndpoint = deps.perEndpoint ?? 16;
+  // An endpoint's secrets are opened for every delivery: the worker remembers its openings (secret-box.ts).
+  const openSecret = createOpener(deps.secretKey);
   const caps = createEndpointCaps({
     base: perEndpoint,
     max: Math.max(perEndpoint, Math.min(deps.perEndpointMax ?? perEndpoint * 4, concurrency)),
@@ -214,8 +216,8 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     try {
       secrets = [row.secretSealed, row.previousSecretSealed]
         .filter((s): s is Uint8Array => s !== null)
-        .map((s) => open(deps.secretKey, Buffer.from(s)));
-      if (row.urlCredentialsSealed !== null) target = joinCredentials(row.url, open(deps.secretKey, Buffer.from(row.urlCredentialsSealed)));
+        .map((s) => openSecret(Buffer.from(s)));
+      if (row.urlCredentialsSealed !== null) target = joinCredentials(row.url, openSecret(Buffer.from(row.urlCredentialsSealed)));
     } catch {
       // Never send unsigned when signing is on: the receiver would reject it anyway, or worse, accept it.
       return finish({ statusCode: null, error: 'signing secret cannot be decrypted (was TASMAN_SECRET_KEY changed?); not sent', durationMs: 0 });

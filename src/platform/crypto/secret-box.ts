@@ -30,24 +30,30 @@ export function seal(key: Buffer, plaintext: string): Buffer {
   return Buffer.concat([HEADER, nonce, body, cipher.getAuthTag()]);
 }
 
-// A decipher's set-up is most of an opening, and the webhook worker opens an endpoint's secrets for every
-// delivery: the latest openings are remembered per key, by the sealed bytes (under one key a sealed value opens to
-// one plaintext, so the answer is the same). Failures are not remembered.
-const OPENED_MAX = 1000;
-const opened = new WeakMap<Buffer, Map<string, string>>();
-
 /** Decrypts a sealed value; throws if it was sealed under another key, truncated or modified in any byte. */
 export function open(key: Buffer, sealed: Buffer): string {
   assertKey(key);
-  let memo = opened.get(key);
-  if (!memo) opened.set(key, memo = new Map());
-  const id = sealed.toString('latin1');
-  const known = memo.get(id);
-  if (known !== undefined) return known;
-  const plaintext = decrypt(key, sealed);
-  memo.set(id, plaintext);
-  if (memo.size > OPENED_MAX) memo.delete(memo.keys().next().value as string);
-  return plaintext;
+  return decrypt(key, sealed);
+}
+
+/**
+ * `open` under one key with its latest openings remembered by the sealed bytes, for a caller that opens the same
+ * few values again and again (the webhook worker: an endpoint's secrets on every delivery), since a decipher's
+ * set-up is most of an opening. Under one key a sealed value opens to one plaintext, so the answer is the same;
+ * failures are not remembered. The plaintexts stay in memory, so other callers (two-factor seeds) use `open`.
+ */
+export function createOpener(key: Buffer, max = 1000): (sealed: Buffer) => string {
+  assertKey(key);
+  const memo = new Map<string, string>();
+  return (sealed) => {
+    const id = sealed.toString('latin1');
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const plaintext = decrypt(key, sealed);
+    memo.set(id, plaintext);
+    if (memo.size > max) memo.delete(memo.keys().next().value as string);
+    return plaintext;
+  };
 }
 
 function decrypt(key: Buffer, sealed: Buffer): string {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { GET, POST, type Res } from '../lib/api.ts';
+import { GET, POST, csrfHeader, type Res } from '../lib/api.ts';
 import { When } from '../zone.tsx';
 import { Button, Card, DataTable, ErrorText, Input, Loading, Pager, Select } from '../ui.tsx';
 
@@ -24,7 +24,7 @@ export function SenderIdRequests({ csrf }: { csrf: string }) {
     placeholderData: keepPreviousData,
   });
   const done = () => { void qc.invalidateQueries({ queryKey: ['op', 'sender-id-requests'] }); void qc.invalidateQueries({ queryKey: ['op', 'sender-ids'] }); };
-  const headers = { 'x-csrf-token': csrf };
+  const headers = csrfHeader(csrf);
   const approve = useMutation({
     mutationFn: (r: Request) => POST('/admin/sender-id-requests/{id}/approve', { params: { path: { id: r.id } }, headers }),
     onSuccess: done,
